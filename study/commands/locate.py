@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("locate", help="print where content, questions and the progress store are")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from study import paths
+
+    print(f"content    {paths.content_dir()}")
+    print(f"questions  {paths.questions_dir()}")
+    print(f"store      {paths.default_db_path(args.db)}")
+    return 0

@@ -1,0 +1,66 @@
+"""Where built-in content lives and where the learner's data goes.
+
+Content is found in the installed wheel (``study/_data``) or, for a source checkout and an editable
+install, beside the package. User data follows the platform's conventions via platformdirs.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+APP_NAME = "study-nca-aiio"
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def _data_root() -> Path:
+    bundled = _PACKAGE_DIR / "_data"
+    if (bundled / "content").is_dir():
+        return bundled
+    return _PACKAGE_DIR.parent
+
+
+def content_dir() -> Path:
+    """Topic cards, the blueprint and the GPU/model/interconnect catalog."""
+    return _data_root() / "content"
+
+
+def questions_dir() -> Path:
+    """The built-in question bank."""
+    return _data_root() / "questions"
+
+
+def blueprint_path() -> Path:
+    return content_dir() / "blueprint.yaml"
+
+
+def specs_dir() -> Path:
+    return content_dir() / "specs"
+
+
+def topics_dir() -> Path:
+    return content_dir() / "topics"
+
+
+def user_data_dir() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path(APP_NAME, appauthor=False)
+
+
+def user_cache_dir() -> Path:
+    from platformdirs import user_cache_path
+
+    return user_cache_path(APP_NAME, appauthor=False)
+
+
+def default_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The progress store: ``--db`` wins, then ``STUDY_DB``, then the platform data dir."""
+    if explicit:
+        return Path(explicit).expanduser()
+    env = os.environ.get("STUDY_DB")
+    if env:
+        return Path(env).expanduser()
+    return user_data_dir() / "progress.db"
