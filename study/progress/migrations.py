@@ -1,0 +1,104 @@
+"""Forward-only schema migrations for the progress store, keyed by ``PRAGMA user_version``.
+
+Migration ``n`` takes a store at version ``n - 1`` to version ``n``. They are never edited once released:
+a learner's file may be at any earlier version, and ``tests/unit/progress/data/v1.sql`` is a frozen copy of
+what version 1 looked like, so a change here that breaks old stores fails a test. Each list runs inside
+the same ``BEGIN IMMEDIATE`` transaction as the ``user_version`` bump, so a crash mid-migration leaves the
+old version intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from typing import Callable
+
+# Pace of the real exam: 60 minutes for 50 questions (content/blueprint.yaml) = 72 s per question.
+# Slower-than-pace right answers are rated Hard; used here to back-fill ratings for version-1 attempts.
+EXAM_PACE_SECONDS = 72.0
+
+_V1 = [
+    """CREATE TABLE sessions (
+        id          TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL,
+        started_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        deadline    TEXT,
+        state_json  TEXT,
+        finished_at TEXT,
+        report_json TEXT
+    )""",
+    """CREATE TABLE attempts (
+        id           INTEGER PRIMARY KEY,
+        item_id      TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        params_json  TEXT NOT NULL DEFAULT '{}',
+        given        TEXT NOT NULL,
+        correct      INTEGER NOT NULL CHECK (correct IN (0, 1)),
+        seconds      REAL NOT NULL CHECK (seconds >= 0),
+        mode         TEXT NOT NULL,
+        session_id   TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+        at           TEXT NOT NULL
+    )""",
+    "CREATE INDEX attempts_item ON attempts(item_id, at)",
+    "CREATE INDEX attempts_at ON attempts(at)",
+    """CREATE TABLE items (
+        item_id      TEXT PRIMARY KEY,
+        kind         TEXT NOT NULL CHECK (kind IN ('card', 'question')),
+        content_hash TEXT NOT NULL,
+        card_json    TEXT NOT NULL,
+        due          TEXT NOT NULL,
+        last_review  TEXT,
+        updated_at   TEXT NOT NULL
+    )""",
+    "CREATE INDEX items_due ON items(kind, due)",
+    "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+]
+
+
+def _v2_backfill(conn: sqlite3.Connection) -> None:
+    # Version 1 had no attempt uid (needed to merge imports without duplicates) and no stored rating
+    # (so a later change of the pace rule would silently re-rate history). Derive both from the row:
+    # the uid from its content, so two copies of the same v1 store migrate to the same uids.
+    rows = conn.execute(
+        "SELECT id, item_id, at, given, mode, correct, seconds FROM attempts"
+    ).fetchall()
+    for row_id, item_id, at, given, mode, correct, seconds in rows:
+        uid = hashlib.sha256(f"v1\x00{item_id}\x00{at}\x00{given}\x00{mode}\x00{row_id}".encode()).hexdigest()[:32]
+        rating = 1 if not correct else (2 if seconds > EXAM_PACE_SECONDS else 3)
+        conn.execute("UPDATE attempts SET uid = ?, rating = ? WHERE id = ?", (uid, rating, row_id))
+
+
+_V2: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE attempts ADD COLUMN uid TEXT",
+    "ALTER TABLE attempts ADD COLUMN rating INTEGER CHECK (rating BETWEEN 1 AND 4)",
+    _v2_backfill,
+    "CREATE UNIQUE INDEX attempts_uid ON attempts(uid)",
+    """CREATE TABLE reviews (
+        id           INTEGER PRIMARY KEY,
+        uid          TEXT NOT NULL UNIQUE,
+        card_id      TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        rating       INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
+        seconds      REAL NOT NULL CHECK (seconds >= 0),
+        at           TEXT NOT NULL
+    )""",
+    "CREATE INDEX reviews_at ON reviews(at)",
+    "CREATE INDEX reviews_card ON reviews(card_id, at)",
+    "CREATE INDEX sessions_open ON sessions(kind, finished_at, updated_at)",
+]
+
+MIGRATIONS: list[list] = [_V1, _V2]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection, current: int) -> int:
+    """Apply every migration above ``current``; the caller owns the transaction. Returns the new version."""
+    for version in range(current + 1, SCHEMA_VERSION + 1):
+        for step in MIGRATIONS[version - 1]:
+            if callable(step):
+                step(conn)
+            else:
+                conn.execute(step)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return SCHEMA_VERSION

@@ -1,0 +1,670 @@
+"""The learner's progress store: one SQLite file, written one event per durable transaction.
+
+Durability choices (see ``bench/store.py`` for what they cost):
+
+* WAL journal + ``synchronous=FULL``: a committed answer survives a power cut, and readers (the TUI's
+  stats worker) never block the writer.
+* ``BEGIN IMMEDIATE`` for every write and a generous ``busy_timeout``: two processes (the app and a
+  ``study quiz --plain`` in another terminal) queue for the write lock instead of failing, and no
+  transaction can deadlock upgrading a read lock.
+* Schema version in ``PRAGMA user_version``; ``study.progress.migrations`` moves old files forward and a
+  file from a newer ``study`` is refused rather than downgraded.
+* A file that is not a SQLite database is renamed aside (``progress.db.corrupt-YYYYmmddTHHMMSS``) and a
+  fresh store is started; ``Store.notice`` says so. Nothing is ever overwritten.
+* Timestamps are stored as fixed-width UTC ISO strings (``2026-11-30T13:17:12.000000+00:00``), so text order
+  is time order and SQL range queries work on them.
+
+History is keyed by item id with the content hash seen at the time, so an edited or deleted question keeps
+its attempts and its FSRS state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sqlite3
+import threading
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+from study.progress import schedule
+from study.progress.migrations import SCHEMA_VERSION, migrate
+from study.progress.schedule import Rating, rating_for
+
+UTC = dt.timezone.utc
+Mode = Literal["practice", "exam", "review", "quiz"]
+Kind = Literal["card", "question"]
+MODES = ("practice", "exam", "review", "quiz")
+BUSY_TIMEOUT_S = 30.0
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "exam_date": None,  # ISO date string, e.g. "2027-01-15"
+    "desired_retention": 0.9,  # FSRS target recall at review time
+    "daily_goal": 20,  # reviews per day
+    "theme": None,
+}
+
+
+class StoreError(Exception):
+    """The store cannot be used; ``str(exc)`` is one line fit to show the learner."""
+
+
+def utc_iso(at: dt.datetime) -> str:
+    """The stored form of a timestamp. Naive datetimes are refused: their zone is a guess."""
+    if at.tzinfo is None or at.utcoffset() is None:
+        raise ValueError(f"naive datetime {at!r}: pass an aware (UTC) datetime")
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def parse_iso(text: str | None) -> dt.datetime | None:
+    if text is None:
+        return None
+    value = dt.datetime.fromisoformat(text)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One answered question. ``given`` is the learner's answer as text (the quiz layer chooses the form,
+    e.g. ``"B"``, ``"A,C"``, ``"141.2"``); ``params`` the instance parameters of a templated question."""
+
+    item_id: str
+    content_hash: str
+    params: Mapping[str, Any]
+    given: str
+    correct: bool
+    seconds: float
+    mode: Mode
+    session_id: str | None = None
+    at: dt.datetime = field(default_factory=_now)
+    uid: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    @property
+    def rating(self) -> Rating:
+        return rating_for(self.correct, self.seconds)
+
+
+@dataclass(frozen=True)
+class Review:
+    """One topic-card review rated by the learner."""
+
+    card_id: str
+    content_hash: str
+    rating: Rating
+    seconds: float
+    at: dt.datetime
+    uid: str
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str
+    kind: str
+    started_at: dt.datetime
+    updated_at: dt.datetime
+    deadline: dt.datetime | None
+    state_json: str | None
+    finished_at: dt.datetime | None
+    report_json: str | None
+
+    @property
+    def report(self) -> Any:
+        return json.loads(self.report_json) if self.report_json else None
+
+
+@dataclass(frozen=True)
+class ItemState:
+    """The scheduler's view of one item. ``card`` is the ``fsrs.Card``."""
+
+    item_id: str
+    kind: Kind
+    content_hash: str
+    card: Any
+    due: dt.datetime
+    last_review: dt.datetime | None
+
+
+def open_store(path: str | os.PathLike[str] | None = None, *, fuzz: bool = True) -> "Store":
+    """Open (creating and migrating as needed) the progress store.
+
+    ``path`` None means ``study.paths.default_db_path()`` (``STUDY_DB``, else the platform data dir).
+    ``fuzz=False`` makes FSRS intervals deterministic (tests). Raises ``StoreError`` for a store written by
+    a newer version, or a location that cannot be written. A file that is not a database is moved aside
+    and a new store is created; ``store.notice`` then holds the message to show.
+    """
+    if path is None:
+        from study.paths import default_db_path
+
+        path = default_db_path()
+    return Store(Path(path), fuzz=fuzz)
+
+
+class Store:
+    """Thread-safe handle on one progress file; use ``open_store``. Close it, or use it as a context manager."""
+
+    def __init__(self, path: Path, *, fuzz: bool = True) -> None:
+        self.path = Path(path)
+        self.fuzz = fuzz
+        self.notice: str | None = None
+        self._lock = threading.RLock()
+        self._conn = self._open()
+
+    # -- opening -----------------------------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        path = self.path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for the progress store {path}: {exc.strerror or exc}") from exc
+        if path.is_dir():
+            raise StoreError(f"progress store {path} is a folder, not a file")
+        self._check_writable(path)
+        try:
+            return self._connect(path)
+        except _NotADatabase as exc:
+            moved = self._move_aside(path)
+            self.notice = (
+                f"{path} was not a valid progress store ({exc}); it was moved to {moved.name} "
+                "and a new, empty store was started"
+            )
+            return self._connect(path)
+
+    @staticmethod
+    def _check_writable(path: Path) -> None:
+        # WAL needs to create -wal and -shm beside the file, so the folder must be writable too.
+        hint = "; choose another file with --db or STUDY_DB"
+        if not os.access(path.parent, os.W_OK | os.X_OK):
+            raise StoreError(f"cannot write the progress store: folder {path.parent} is read-only{hint}")
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError(f"cannot write the progress store: {path} is read-only{hint}")
+
+    def _connect(self, path: Path) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot open the progress store {path}: {exc}") from exc
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            version = self._read_version(conn)
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"progress store {path} was written by a newer version of study (schema {version}, this "
+                    f"version reads up to {SCHEMA_VERSION}); upgrade study or use another file with --db"
+                )
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"progress store {path}: cannot switch to WAL journal (got {mode})")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if version < SCHEMA_VERSION:
+                with self._write(conn):
+                    # Re-read under the write lock: another process may have migrated meanwhile.
+                    current = conn.execute("PRAGMA user_version").fetchone()[0]
+                    if current < SCHEMA_VERSION:
+                        migrate(conn, current)
+        except _ForeignDatabase:
+            conn.close()
+            raise StoreError(f"{path} is a SQLite database that study did not create; refusing to change it") from None
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if isinstance(exc, sqlite3.OperationalError) and _is_readonly(exc):
+                raise StoreError(f"cannot write the progress store {path}: {exc}") from exc
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise StoreError(f"progress store {path} is locked by another process: {exc}") from exc
+            raise _NotADatabase(str(exc)) from exc
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @staticmethod
+    def _read_version(conn: sqlite3.Connection) -> int:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        # Reading the schema forces SQLite to parse the header and first page: a non-database fails here.
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 0 and tables:
+            # Someone else's database (a mistyped --db): not ours to move or change.
+            raise _ForeignDatabase()
+        return version
+
+    @staticmethod
+    def _move_aside(path: Path) -> Path:
+        stamp = dt.datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        target = path.with_name(f"{path.name}.corrupt-{stamp}")
+        n = 1
+        while target.exists():
+            target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+            n += 1
+        os.replace(path, target)
+        # A stale WAL or shared-memory file belongs to the moved file; SQLite would apply it to the new one.
+        for suffix in ("-wal", "-shm"):
+            side = path.with_name(path.name + suffix)
+            if side.exists():
+                os.replace(side, target.with_name(target.name + suffix))
+        return target
+
+    # -- plumbing ----------------------------------------------------------------------------------------
+
+    class _Tx:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.conn.execute("BEGIN IMMEDIATE")
+            return self.conn
+
+        def __exit__(self, exc_type, exc, tb) -> None:
+            if exc_type is None:
+                self.conn.execute("COMMIT")
+            else:
+                self.conn.execute("ROLLBACK")
+
+    @classmethod
+    def _write(cls, conn: sqlite3.Connection) -> "Store._Tx":
+        return cls._Tx(conn)
+
+    def _tx(self) -> "_locked_tx":
+        return _locked_tx(self)
+
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._conn.execute(sql, args).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None  # type: ignore[assignment]
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return self._query("PRAGMA user_version")[0][0]
+
+    # -- settings ----------------------------------------------------------------------------------------
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        """A setting's value (JSON types). Known keys: exam_date (ISO date), desired_retention, daily_goal,
+        theme. Falls back to ``default``, then to ``DEFAULT_SETTINGS``."""
+        rows = self._query("SELECT value FROM settings WHERE key = ?", (key,))
+        if rows:
+            return json.loads(rows[0][0])
+        return default if default is not None else DEFAULT_SETTINGS.get(key)
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a JSON-serialisable value; ``None`` removes the key."""
+        with self._tx() as conn:
+            if value is None:
+                conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+            else:
+                conn.execute(
+                    "INSERT INTO settings(key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, json.dumps(value)),
+                )
+
+    def settings(self) -> dict[str, Any]:
+        out = dict(DEFAULT_SETTINGS)
+        out.update({k: json.loads(v) for k, v in self._query("SELECT key, value FROM settings")})
+        return out
+
+    def _retention(self, conn: sqlite3.Connection) -> float:
+        row = conn.execute("SELECT value FROM settings WHERE key = 'desired_retention'").fetchone()
+        return float(json.loads(row[0])) if row else float(DEFAULT_SETTINGS["desired_retention"])
+
+    # -- events ------------------------------------------------------------------------------------------
+
+    def record_attempt(self, attempt: Attempt) -> None:
+        """Record an answer and update that question's FSRS state, in one durable transaction.
+
+        Every mode feeds the scheduler (exams too). A ``session_id`` not yet saved gets a bare session row
+        (kind = the attempt's mode) so the attempt is never lost to a foreign-key error.
+        """
+        if attempt.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {attempt.mode!r}")
+        at = utc_iso(attempt.at)
+        rating = attempt.rating
+        with self._tx() as conn:
+            if attempt.session_id is not None:
+                conn.execute(
+                    "INSERT OR IGNORE INTO sessions(id, kind, started_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (attempt.session_id, attempt.mode, at, at),
+                )
+            conn.execute(
+                "INSERT INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds, mode,"
+                " session_id, at, rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    attempt.uid,
+                    attempt.item_id,
+                    attempt.content_hash,
+                    json.dumps(dict(attempt.params), sort_keys=True, default=str),
+                    attempt.given,
+                    int(bool(attempt.correct)),
+                    float(attempt.seconds),
+                    attempt.mode,
+                    attempt.session_id,
+                    at,
+                    int(rating),
+                ),
+            )
+            self._apply_review(conn, attempt.item_id, "question", attempt.content_hash, rating, attempt.at,
+                               attempt.seconds)
+
+    def review_card(
+        self,
+        card_id: str,
+        content_hash: str,
+        rating: Rating | int,
+        seconds: float,
+        at: dt.datetime | None = None,
+    ) -> ItemState:
+        """Record the learner's rating of a topic card and reschedule it; returns the new state."""
+        rating = Rating(int(rating))
+        at = at or _now()
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO reviews(uid, card_id, content_hash, rating, seconds, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (uuid.uuid4().hex, card_id, content_hash, int(rating), float(seconds), utc_iso(at)),
+            )
+            return self._apply_review(conn, card_id, "card", content_hash, rating, at, seconds)
+
+    def _apply_review(
+        self,
+        conn: sqlite3.Connection,
+        item_id: str,
+        kind: Kind,
+        content_hash: str,
+        rating: Rating,
+        at: dt.datetime,
+        seconds: float | None,
+        card_json: str | None | bool = False,
+    ) -> ItemState:
+        if card_json is False:
+            row = conn.execute("SELECT card_json FROM items WHERE item_id = ?", (item_id,)).fetchone()
+            card_json = row[0] if row else None
+        at = at.astimezone(UTC)
+        card = schedule.review(
+            card_json, item_id, rating, at, seconds, desired_retention=self._retention(conn), fuzz=self.fuzz
+        )
+        conn.execute(
+            "INSERT INTO items(item_id, kind, content_hash, card_json, due, last_review, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(item_id) DO UPDATE SET kind = excluded.kind,"
+            " content_hash = excluded.content_hash, card_json = excluded.card_json, due = excluded.due,"
+            " last_review = excluded.last_review, updated_at = excluded.updated_at",
+            (item_id, kind, content_hash, card.to_json(), utc_iso(card.due),
+             utc_iso(card.last_review) if card.last_review else None, utc_iso(_now())),
+        )
+        return ItemState(item_id, kind, content_hash, card, card.due, card.last_review)
+
+    # -- sessions ----------------------------------------------------------------------------------------
+
+    def save_session(
+        self, session_id: str, kind: str, state_json: str, deadline: dt.datetime | None = None
+    ) -> None:
+        """Create or update an in-progress session (call after every exam action: it is what resume reads)."""
+        now = utc_iso(_now())
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO sessions(id, kind, started_at, updated_at, deadline, state_json)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind = excluded.kind,"
+                " updated_at = excluded.updated_at, deadline = excluded.deadline,"
+                " state_json = excluded.state_json",
+                (session_id, kind, now, now, utc_iso(deadline) if deadline else None, state_json),
+            )
+
+    def active_session(self, kind: str = "exam") -> tuple[str, str, dt.datetime | None] | None:
+        """The most recently updated unfinished session of ``kind`` that has saved state, as
+        ``(session_id, state_json, deadline)``, or None. A deadline in the past is the caller's to handle
+        (e.g. submit the exam as it stands)."""
+        rows = self._query(
+            "SELECT id, state_json, deadline FROM sessions WHERE kind = ? AND finished_at IS NULL"
+            " AND state_json IS NOT NULL ORDER BY updated_at DESC LIMIT 1",
+            (kind,),
+        )
+        if not rows:
+            return None
+        sid, state, deadline = rows[0]
+        return sid, state, parse_iso(deadline)
+
+    def finish_session(self, session_id: str, report_json: str, at: dt.datetime | None = None) -> None:
+        """Mark a session finished with its report; it no longer resumes. Its in-progress state is dropped."""
+        stamp = utc_iso(at or _now())
+        with self._tx() as conn:
+            cur = conn.execute(
+                "UPDATE sessions SET finished_at = ?, updated_at = ?, report_json = ?, state_json = NULL"
+                " WHERE id = ?",
+                (stamp, stamp, report_json, session_id),
+            )
+            if cur.rowcount == 0:
+                raise KeyError(f"no session {session_id!r}")
+
+    def discard_session(self, session_id: str) -> None:
+        """Abandon an unfinished session (the learner declined to resume). Its attempts stay recorded."""
+        stamp = utc_iso(_now())
+        with self._tx() as conn:
+            conn.execute(
+                "UPDATE sessions SET finished_at = ?, updated_at = ?, state_json = NULL WHERE id = ?"
+                " AND finished_at IS NULL",
+                (stamp, stamp, session_id),
+            )
+
+    def session(self, session_id: str) -> Session | None:
+        rows = self._query(f"SELECT {_SESSION_COLS} FROM sessions WHERE id = ?", (session_id,))
+        return _session(rows[0]) if rows else None
+
+    def exam_history(self) -> list[Session]:
+        """Finished exam sessions with a report, oldest first."""
+        rows = self._query(
+            f"SELECT {_SESSION_COLS} FROM sessions WHERE kind = 'exam' AND finished_at IS NOT NULL"
+            " AND report_json IS NOT NULL ORDER BY finished_at"
+        )
+        return [_session(r) for r in rows]
+
+    # -- reading -----------------------------------------------------------------------------------------
+
+    def history(
+        self, item_id: str | None = None, limit: int | None = None, since: dt.datetime | None = None
+    ) -> list[Attempt]:
+        """Attempts, newest first; optionally for one item, since a time, and at most ``limit``."""
+        sql = f"SELECT {_ATTEMPT_COLS} FROM attempts"
+        where, args = [], []
+        if item_id is not None:
+            where.append("item_id = ?")
+            args.append(item_id)
+        if since is not None:
+            where.append("at >= ?")
+            args.append(utc_iso(since))
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY at DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        return [_attempt(r) for r in self._query(sql, tuple(args))]
+
+    def reviews(self, card_id: str | None = None, limit: int | None = None) -> list[Review]:
+        """Topic-card reviews, newest first."""
+        sql = "SELECT card_id, content_hash, rating, seconds, at, uid FROM reviews"
+        args: list[Any] = []
+        if card_id is not None:
+            sql += " WHERE card_id = ?"
+            args.append(card_id)
+        sql += " ORDER BY at DESC, id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        return [
+            Review(c, h, Rating(r), s, parse_iso(a), u)  # type: ignore[arg-type]
+            for c, h, r, s, a, u in self._query(sql, tuple(args))
+        ]
+
+    def item_state(self, item_id: str) -> ItemState | None:
+        """The FSRS state of an item, or None if never seen."""
+        rows = self._query(
+            "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items WHERE item_id = ?",
+            (item_id,),
+        )
+        return _item(rows[0]) if rows else None
+
+    def item_states(self, kind: Kind | None = None) -> list[ItemState]:
+        sql = "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items"
+        rows = self._query(sql + " WHERE kind = ?", (kind,)) if kind else self._query(sql)
+        return [_item(r) for r in rows]
+
+    def retrievability(self, item_id: str, at: dt.datetime | None = None) -> float | None:
+        """Predicted probability of recalling the item at ``at`` (now by default); None if never seen."""
+        state = self.item_state(item_id)
+        if state is None:
+            return None
+        return schedule.retrievability(state.card, at or _now())
+
+    def due(self, now: dt.datetime | None = None, kind: Kind | None = None, limit: int | None = None) -> list[str]:
+        """Ids of seen items whose FSRS due time is at or before ``now``, most overdue first. Items never
+        seen are not "due": the caller decides how many new ones to mix in (see ``seen_ids``)."""
+        sql = "SELECT item_id FROM items WHERE due <= ?"
+        args: list[Any] = [utc_iso(now or _now())]
+        if kind is not None:
+            sql += " AND kind = ?"
+            args.append(kind)
+        sql += " ORDER BY due, item_id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        return [r[0] for r in self._query(sql, tuple(args))]
+
+    def seen_ids(self, kind: Kind | None = None) -> set[str]:
+        sql = "SELECT item_id FROM items"
+        rows = self._query(sql + " WHERE kind = ?", (kind,)) if kind else self._query(sql)
+        return {r[0] for r in rows}
+
+    def counts(self) -> dict[str, int]:
+        """Row counts per table (for ``study stats`` and the reset confirmation)."""
+        with self._lock:
+            return {
+                t: self._conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("attempts", "reviews", "sessions", "items", "settings")
+            }
+
+    # -- backup, restore, reset --------------------------------------------------------------------------
+
+    def export_data(self) -> dict[str, Any]:
+        """Everything, as JSON-ready data (see ``study.progress.transfer`` for the format)."""
+        from study.progress.transfer import export_data
+
+        return export_data(self)
+
+    def import_data(self, data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
+        """Merge (default) or replace with an export; returns counts of rows added. See ``transfer``."""
+        from study.progress.transfer import import_data
+
+        return import_data(self, data, replace=replace)
+
+    def backup_to(self, target: str | os.PathLike[str]) -> Path:
+        """A consistent SQLite copy of the whole store (online backup API), safe while others write."""
+        target = Path(target)
+        with self._lock:
+            dest = sqlite3.connect(target)
+            try:
+                self._conn.backup(dest)
+            finally:
+                dest.close()
+        return target
+
+    def reset(self, *, keep_settings: bool = True) -> None:
+        """Delete all progress in one transaction (settings kept unless asked). Callers back up first."""
+        with self._tx() as conn:
+            for table in ("attempts", "reviews", "items", "sessions"):
+                conn.execute(f"DELETE FROM {table}")
+            if not keep_settings:
+                conn.execute("DELETE FROM settings")
+
+
+class _NotADatabase(Exception):
+    pass
+
+
+class _ForeignDatabase(Exception):
+    pass
+
+
+class _locked_tx:
+    """``with store._tx() as conn``: the store's lock plus one ``BEGIN IMMEDIATE`` transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tx: Store._Tx | None = None
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.store._lock.acquire()
+        if self.store._conn is None:
+            self.store._lock.release()
+            raise StoreError("the progress store is closed")
+        try:
+            self.tx = Store._Tx(self.store._conn)
+            return self.tx.__enter__()
+        except sqlite3.OperationalError as exc:
+            self.store._lock.release()
+            raise _write_error(self.store.path, exc) from exc
+        except BaseException:
+            self.store._lock.release()
+            raise
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            assert self.tx is not None
+            try:
+                self.tx.__exit__(exc_type, exc, tb)
+            except sqlite3.OperationalError as err:
+                raise _write_error(self.store.path, err) from err
+        finally:
+            self.store._lock.release()
+
+
+def _is_readonly(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text or "unable to open" in text
+
+
+def _write_error(path: Path, exc: sqlite3.OperationalError) -> StoreError:
+    if _is_readonly(exc):
+        return StoreError(f"cannot write the progress store {path}: {exc}")
+    if "locked" in str(exc) or "busy" in str(exc):
+        return StoreError(f"progress store {path} stayed locked by another process for {BUSY_TIMEOUT_S:.0f} s")
+    return StoreError(f"progress store {path}: {exc}")
+
+
+_ATTEMPT_COLS = "item_id, content_hash, params_json, given, correct, seconds, mode, session_id, at, uid"
+_SESSION_COLS = "id, kind, started_at, updated_at, deadline, state_json, finished_at, report_json"
+
+
+def _attempt(row: tuple) -> Attempt:
+    item_id, chash, params, given, correct, seconds, mode, sid, at, uid = row
+    return Attempt(item_id, chash, json.loads(params), given, bool(correct), seconds, mode, sid, parse_iso(at), uid)
+
+
+def _session(row: tuple) -> Session:
+    sid, kind, started, updated, deadline, state, finished, report = row
+    return Session(sid, kind, parse_iso(started), parse_iso(updated), parse_iso(deadline), state,
+                   parse_iso(finished), report)  # type: ignore[arg-type]
+
+
+def _item(row: tuple) -> ItemState:
+    import fsrs
+
+    item_id, kind, chash, card_json, due, last = row
+    return ItemState(item_id, kind, chash, fsrs.Card.from_json(card_json), parse_iso(due), parse_iso(last))  # type: ignore[arg-type]
