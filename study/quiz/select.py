@@ -1,0 +1,302 @@
+"""Which questions a quiz asks: exam blueprints, practice filters, and what the learner's history says.
+
+Everything here is seeded: the same bank, seed, options and history give the same questions in the same
+order. Nothing reads the clock; ``now`` is passed in where the scheduler needs it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Literal, Mapping, Sequence
+
+from study.bank.schema import Blueprint, Question
+
+if TYPE_CHECKING:  # pragma: no cover
+    import datetime as dt
+
+Pick = Literal["any", "due", "weak", "missed", "unseen"]
+PICKS: tuple[str, ...] = ("any", "due", "weak", "missed", "unseen")
+
+
+class SelectionError(ValueError):
+    """No question matches what was asked (an empty filter, an unknown objective)."""
+
+
+def largest_remainder(weights: Mapping[str, float], total: int) -> dict[str, int]:
+    """Split ``total`` in proportion to ``weights``: floors first, then the largest fractional parts.
+
+    Ties go to the key listed first, so the split is deterministic. 50 on 38/40/22 gives 19/20/11.
+    """
+    keys = list(weights)
+    wsum = float(sum(weights[k] for k in keys))
+    if total <= 0 or not keys or wsum <= 0:
+        return {k: 0 for k in keys}
+    exact = {k: total * weights[k] / wsum for k in keys}
+    out = {k: int(exact[k]) for k in keys}
+    left = total - sum(out.values())
+    order = sorted(keys, key=lambda k: (-(exact[k] - out[k]), keys.index(k)))
+    for k in order[:left]:
+        out[k] += 1
+    return out
+
+
+def domain_quota(blueprint: Blueprint, count: int, available: Mapping[str, int] | None = None) -> dict[str, int]:
+    """Questions per domain for an exam of ``count``, capped by what the bank has.
+
+    A domain that is short gives its missing questions to the others, again in proportion to the weights, so
+    an exam is as long as asked whenever the bank as a whole is large enough.
+    """
+    weights = {d.id: float(d.weight) for d in blueprint.domains}
+    if available is None:
+        return largest_remainder(weights, count)
+    total = min(count, sum(available.get(k, 0) for k in weights))
+    quota = largest_remainder(weights, total)
+    while True:
+        excess = sum(max(0, quota[k] - available.get(k, 0)) for k in quota)
+        if excess == 0:
+            break
+        quota = {k: min(n, available.get(k, 0)) for k, n in quota.items()}
+        open_ = {k: weights[k] for k in quota if quota[k] < available.get(k, 0)}
+        if not open_:
+            break
+        for k, n in largest_remainder(open_, excess).items():
+            quota[k] += n
+    return quota
+
+
+def _spread(
+    groups: Mapping[str, list[Question]],
+    n: int,
+    rng: random.Random,
+    avoid: Collection[str] = (),
+    difficulty_counts: Counter | None = None,
+) -> list[Question]:
+    """Take ``n`` questions across ``groups`` (objective -> shuffled questions) as evenly as supply allows.
+
+    Round robin over the objectives (in a seeded order), first over questions not in ``avoid`` and only then
+    over the avoided ones; within an objective the pick balances difficulty across the whole selection.
+    """
+    diff = difficulty_counts if difficulty_counts is not None else Counter()
+    fresh = {k: [q for q in v if q.id not in avoid] for k, v in groups.items()}
+    stale = {k: [q for q in v if q.id in avoid] for k, v in groups.items()}
+    order = list(groups)
+    rng.shuffle(order)
+    chosen: list[Question] = []
+    for supply in (fresh, stale):
+        while len(chosen) < n and any(supply[k] for k in order):
+            for k in order:
+                if len(chosen) >= n:
+                    break
+                cands = supply[k]
+                if not cands:
+                    continue
+                best = min(range(len(cands)), key=lambda i: (diff[cands[i].difficulty], i))
+                q = cands.pop(best)
+                diff[q.difficulty] += 1
+                chosen.append(q)
+    return chosen
+
+
+def _by_objective(questions: Iterable[Question], rng: random.Random, objective_order: Sequence[str]) -> dict[str, list[Question]]:
+    groups: dict[str, list[Question]] = defaultdict(list)
+    for q in sorted(questions, key=lambda q: q.id):
+        groups[q.objective].append(q)
+    for v in groups.values():
+        rng.shuffle(v)
+    rank = {o: i for i, o in enumerate(objective_order)}
+    return {k: groups[k] for k in sorted(groups, key=lambda o: (rank.get(o, len(rank)), o))}
+
+
+def select_exam(
+    questions: Sequence[Question],
+    blueprint: Blueprint,
+    count: int,
+    seed: int | str,
+    avoid: Collection[str] = (),
+) -> list[Question]:
+    """An exam: per-domain quotas by weight, objectives spread, difficulties mixed, no repeats, shuffled.
+
+    ``avoid`` lists question ids from the learner's last exams; they are used only when the bank has nothing
+    else left for that domain.
+    """
+    rng = random.Random(f"exam:{seed}")
+    by_domain: dict[str, list[Question]] = defaultdict(list)
+    seen: set[str] = set()
+    for q in questions:
+        if q.id not in seen:
+            seen.add(q.id)
+            by_domain[q.domain].append(q)
+    quota = domain_quota(blueprint, count, {d: len(v) for d, v in by_domain.items()})
+    chosen: list[Question] = []
+    objective_order = blueprint.objective_ids()
+    for d in blueprint.domains:
+        groups = _by_objective(by_domain.get(d.id, ()), rng, objective_order)
+        chosen += _spread(groups, quota.get(d.id, 0), rng, avoid, Counter())
+    rng.shuffle(chosen)
+    return chosen
+
+
+def filter_questions(
+    questions: Iterable[Question],
+    domain: str | None = None,
+    objective: str | None = None,
+    topic: str | None = None,
+    difficulty: int | Collection[int] | None = None,
+) -> list[Question]:
+    """Questions matching every given filter (``None`` means any)."""
+    if isinstance(difficulty, int):
+        difficulty = (difficulty,)
+    out = []
+    for q in questions:
+        if domain is not None and q.domain != str(domain):
+            continue
+        if objective is not None and q.objective != str(objective):
+            continue
+        if topic is not None and q.topic != topic:
+            continue
+        if difficulty is not None and q.difficulty not in difficulty:
+            continue
+        out.append(q)
+    return out
+
+
+def select_practice(
+    questions: Sequence[Question],
+    count: int,
+    seed: int | str,
+    *,
+    pick: str = "any",
+    history: "History | None" = None,
+    objective_order: Sequence[str] = (),
+) -> list[Question]:
+    """``count`` questions from ``questions`` (already filtered) chosen by ``pick``.
+
+    - ``any``: spread over objectives, difficulties mixed.
+    - ``due``: what the scheduler says is due, most overdue first.
+    - ``weak``: seen questions with the lowest mastery first.
+    - ``missed``: questions whose last attempt was wrong.
+    - ``unseen``: questions never attempted, spread over objectives.
+    ``due``/``weak``/``missed`` never pad with other questions: a "due" quiz that asks non-due questions would
+    mislead. Without a history (no store) they select nothing.
+    """
+    if pick not in PICKS:
+        raise SelectionError(f"unknown pick {pick!r}; choose one of {', '.join(PICKS)}")
+    rng = random.Random(f"practice:{pick}:{seed}")
+    by_id = {q.id: q for q in questions}
+    if pick in ("any", "unseen"):
+        pool = list(by_id.values())
+        if pick == "unseen":
+            seen = history.seen() if history is not None else set()
+            pool = [q for q in pool if q.id not in seen]
+        groups = _by_objective(pool, rng, objective_order)
+        chosen = _spread(groups, count, rng)
+        rng.shuffle(chosen)
+        return chosen
+    if history is None:
+        return []
+    if pick == "due":
+        ids = [i for i in history.due() if i in by_id]
+    elif pick == "weak":
+        mastery = history.mastery(by_id)
+        ids = sorted(mastery, key=lambda i: (mastery[i], i))
+    else:
+        last = history.last_outcomes(by_id)
+        ids = sorted(i for i, ok in last.items() if not ok)
+        rng.shuffle(ids)
+    return [by_id[i] for i in ids[:count]]
+
+
+class History:
+    """What the quiz layer needs from the progress store, behind one small adapter.
+
+    The adapter keeps selection testable with a fake and isolates the store's API in one place. Any method
+    of the store that is missing yields "no history" rather than an error: a quiz still runs.
+    """
+
+    def __init__(self, store: Any, now: "dt.datetime | None" = None, recent_exams: int = 3) -> None:
+        self.store = store
+        self.now = now
+        self.recent_exams = recent_exams
+
+    def due(self) -> list[str]:
+        fn = getattr(self.store, "due", None)
+        if fn is None or self.now is None:
+            return []
+        return list(fn(self.now, kind="question"))
+
+    def _attempts(self, item_id: str | None = None) -> list[Any]:
+        fn = getattr(self.store, "history", None)
+        if fn is None:
+            return []
+        return list(fn(item_id=item_id) if item_id is not None else fn())
+
+    def seen(self) -> set[str]:
+        return {_field(a, "item_id") for a in self._attempts()}
+
+    def last_outcomes(self, ids: Iterable[str]) -> dict[str, bool]:
+        """Question id -> whether its latest attempt was right (only for attempted questions)."""
+        wanted = set(ids)
+        latest: dict[str, tuple[Any, bool]] = {}
+        for a in self._attempts():
+            iid = _field(a, "item_id")
+            if iid not in wanted:
+                continue
+            at = _field(a, "at")
+            if iid not in latest or str(at) >= str(latest[iid][0]):
+                latest[iid] = (at, bool(_field(a, "correct")))
+        return {k: v[1] for k, v in latest.items()}
+
+    def mastery(self, ids: Iterable[str]) -> dict[str, float]:
+        """Seen question id -> mastery in [0, 1]: FSRS retrievability now, else the share answered right."""
+        wanted = set(ids)
+        tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for a in self._attempts():
+            iid = _field(a, "item_id")
+            if iid in wanted:
+                tally[iid][0] += bool(_field(a, "correct"))
+                tally[iid][1] += 1
+        out: dict[str, float] = {}
+        retr = getattr(self.store, "retrievability", None)
+        for iid, (right, total) in tally.items():
+            value = None
+            if retr is not None and self.now is not None:
+                value = retr(iid, self.now)
+            out[iid] = float(value) if value is not None else right / total
+        return out
+
+    def recent_exam_questions(self) -> set[str]:
+        """Question ids asked in the learner's last ``recent_exams`` finished exams."""
+        fn = getattr(self.store, "exam_history", None)
+        if fn is None:
+            return set()
+        exams = list(fn())
+        exams.sort(key=lambda e: str(_field(e, "finished_at") or _field(e, "at") or ""), reverse=True)
+        ids: set[str] = set()
+        for exam in exams[: self.recent_exams]:
+            ids |= _exam_question_ids(exam)
+        return ids
+
+
+def _field(obj: Any, name: str) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def _exam_question_ids(exam: Any) -> set[str]:
+    import json
+
+    for key in ("question_ids", "items"):
+        val = _field(exam, key)
+        if val:
+            return {str(v) for v in val}
+    report = _field(exam, "report_json") or _field(exam, "report")
+    if isinstance(report, str):
+        try:
+            report = json.loads(report)
+        except ValueError:
+            return set()
+    if isinstance(report, Mapping):
+        return {str(q.get("id")) for q in report.get("questions", ()) if isinstance(q, Mapping)}
+    return set()

@@ -1,0 +1,548 @@
+"""The quiz session: a small state machine the TUI and the plain terminal both drive.
+
+States: ``active`` until :meth:`QuizSession.submit` (or the deadline) makes it ``submitted``. Every action
+takes an optional ``now`` (UTC); without it the session asks its injected ``clock``. The whole state
+round-trips through :meth:`to_json` / :meth:`from_json`, and with a progress store attached the session saves
+itself after every action, records attempts exactly once, and finishes itself in the store on submit, so
+every driver records the same way.
+
+Modes:
+- ``exam``: blueprint selection, a deadline, alerts, numeric questions with distractors as choices, feedback
+  only in the report.
+- ``quiz``: a custom timed quiz (N questions in M minutes) graded like an exam.
+- ``practice``: feedback after each answer (:meth:`answer` returns the :class:`Grade`), numbers are typed,
+  an answer is final once given. A deadline is optional.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from study.quiz.clock import Clock, as_utc, from_iso, iso, system_clock
+from study.quiz.grade import Grade, grade_answer, normalize_answer
+from study.quiz.instance import Instance, InstanceError, instantiate
+from study.quiz.select import History, SelectionError, filter_questions, select_exam, select_practice
+
+if TYPE_CHECKING:  # pragma: no cover
+    from study.quiz.report import Report
+
+MODES = ("exam", "quiz", "practice")
+STATE_VERSION = 1
+ALERT_MINUTES = (30, 15, 5)
+REFERENCE_MINUTES = 60
+
+
+class SessionError(RuntimeError):
+    """An action that the session's state does not allow (answering after submit, a bad index)."""
+
+
+class TimeUp(SessionError):
+    """The deadline passed: the session has submitted itself and the action was not applied."""
+
+
+@dataclass(frozen=True)
+class Review:
+    """Positions (0-based) still unanswered and flagged, for a review screen before submitting."""
+
+    unanswered: tuple[int, ...]
+    flagged: tuple[int, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.unanswered and not self.flagged
+
+
+def alert_thresholds(minutes: float) -> tuple[int, ...]:
+    """Seconds left at which to alert: 30, 15 and 5 minutes on a 60-minute exam, scaled down for shorter ones."""
+    scale = min(1.0, minutes / REFERENCE_MINUTES)
+    return tuple(int(round(m * 60 * scale)) for m in ALERT_MINUTES)
+
+
+def format_left(seconds: float) -> str:
+    """``"30 min"``, ``"2 min 30 s"``, ``"40 s"``: how alerts name the time left."""
+    total = int(round(seconds))
+    m, s = divmod(total, 60)
+    if m and s:
+        return f"{m} min {s} s"
+    return f"{m} min" if m else f"{s} s"
+
+
+def _resolve_now(now: Any) -> tuple[dt.datetime | None, Clock | None]:
+    if now is None:
+        return None, None
+    if callable(now):
+        return as_utc(now()), now
+    return as_utc(now), None
+
+
+class QuizSession:
+    """An ordered list of :class:`Instance` plus the learner's answers, flags, timing and deadline."""
+
+    def __init__(
+        self,
+        instances: Sequence[Instance],
+        *,
+        mode: str = "practice",
+        started_at: dt.datetime,
+        minutes: float | None = None,
+        seed: int | str = 0,
+        session_id: str | None = None,
+        target_percent: int = 70,
+        domain_names: dict[str, str] | None = None,
+        objective_titles: dict[str, str] | None = None,
+        clock: Clock | None = None,
+        store: Any = None,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}")
+        if not instances:
+            raise SelectionError("no questions match; widen the filters")
+        self.id = session_id or uuid.uuid4().hex
+        self.mode = mode
+        self.seed = seed
+        self.instances: list[Instance] = list(instances)
+        self.answers: list[str | None] = [None] * len(self.instances)
+        self.flags: list[bool] = [False] * len(self.instances)
+        self.seconds: list[float] = [0.0] * len(self.instances)
+        self.index = 0
+        self.started_at = as_utc(started_at)
+        self.minutes = minutes
+        self.deadline = self.started_at + dt.timedelta(minutes=minutes) if minutes else None
+        self.alerts: tuple[int, ...] = alert_thresholds(minutes) if minutes else ()
+        self.fired: list[int] = []
+        self.status = "active"
+        self.timed_out = False
+        self.finished_at: dt.datetime | None = None
+        self.mark = self.started_at
+        self.target_percent = target_percent
+        self.domain_names = dict(domain_names or {})
+        self.objective_titles = dict(objective_titles or {})
+        self.recorded: set[int] = set()
+        self.clock: Clock = clock or system_clock
+        self.store = store
+        self._report: "Report | None" = None
+
+    # --- reading -----------------------------------------------------------------------------------------
+
+    @property
+    def feedback(self) -> bool:
+        """Whether each answer is graded at once (practice) rather than in the final report."""
+        return self.mode == "practice"
+
+    @property
+    def kind(self) -> str:
+        return self.mode
+
+    @property
+    def current(self) -> Instance:
+        return self.instances[self.index]
+
+    @property
+    def count(self) -> int:
+        return len(self.instances)
+
+    def __len__(self) -> int:
+        return len(self.instances)
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "submitted"
+
+    @property
+    def report(self) -> "Report | None":
+        """The report once submitted, else ``None``."""
+        if self.finished and self._report is None:
+            from study.quiz.report import build_report
+
+            self._report = build_report(self)
+        return self._report
+
+    def answered(self, i: int | None = None) -> bool:
+        return self.answers[self.index if i is None else i] is not None
+
+    def grade(self, i: int | None = None) -> Grade | None:
+        """The grade of position ``i`` (default: current) when it may be shown: practice once answered,
+        any mode once submitted."""
+        i = self.index if i is None else i
+        if self.feedback and self.answers[i] is not None or self.finished:
+            return grade_answer(self.instances[i], self.answers[i])
+        return None
+
+    def remaining(self, now: Any = None) -> dt.timedelta | None:
+        """Time left before the deadline (never negative), ``None`` when untimed."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - self._now(now)
+        return max(left, dt.timedelta(0))
+
+    def review(self) -> Review:
+        return Review(
+            tuple(i for i, a in enumerate(self.answers) if a is None),
+            tuple(i for i, f in enumerate(self.flags) if f),
+        )
+
+    # --- actions -----------------------------------------------------------------------------------------
+
+    def answer(self, value: Any, now: Any = None) -> Grade | None:
+        """Answer the current question (or change the answer, except in practice where it is final).
+
+        ``value`` is a letter or letters (``"B"``, ``"A,C"``, a list of indices), ``T``/``F`` or a bool, or
+        the typed number with its unit. Raises :class:`~study.quiz.grade.AnswerError` for input that cannot
+        be an answer, so a driver can ask again. Returns the :class:`Grade` in practice mode, else ``None``.
+        """
+        t = self._begin(now)
+        i = self.index
+        if self.feedback and self.answers[i] is not None:
+            raise SessionError("already answered; go to the next question")
+        self.answers[i] = normalize_answer(self.instances[i], value)
+        grade = None
+        if self.feedback:
+            grade = grade_answer(self.instances[i], self.answers[i])
+            self._record(i, grade, t)
+        self._persist()
+        return grade
+
+    def clear(self, now: Any = None) -> None:
+        self._begin(now)
+        if self.feedback and self.answers[self.index] is not None:
+            raise SessionError("a practice answer is final")
+        self.answers[self.index] = None
+        self._persist()
+
+    def flag(self, now: Any = None, on: bool | None = None) -> bool:
+        """Toggle (or set) the flag on the current question; returns the new state."""
+        self._begin(now)
+        self.flags[self.index] = (not self.flags[self.index]) if on is None else bool(on)
+        self._persist()
+        return self.flags[self.index]
+
+    def next(self, now: Any = None) -> bool:
+        """Move to the next question; ``False`` (and no move) at the last one."""
+        return self.goto(self.index + 1, now) if self.index + 1 < self.count else self._stay(now)
+
+    def previous(self, now: Any = None) -> bool:
+        return self.goto(self.index - 1, now) if self.index > 0 else self._stay(now)
+
+    def goto(self, i: int, now: Any = None) -> bool:
+        if not 0 <= i < self.count:
+            raise SessionError(f"no question {i + 1}; there are {self.count}")
+        self._begin(now)
+        moved = i != self.index
+        self.index = i
+        self._persist()
+        return moved
+
+    def resume(self, now: Any = None) -> None:
+        """Restart the per-question stopwatch after a restore, so time while the process was dead is not
+        charged to a question (the deadline, like the real exam's, kept running)."""
+        self.mark = self._now(now)
+
+    def tick(self, now: Any = None) -> list[str]:
+        """Check the clock: returns the alerts that fire now (``"15 min"``) or ``["time up"]`` when the
+        deadline has passed, in which case the session has submitted itself.
+
+        An alert fires once; when several thresholds passed since the last tick only the latest is named.
+        """
+        if self.finished or self.deadline is None:
+            return []
+        t = self._now(now)
+        if t >= self.deadline:
+            self._submit(t, timed_out=True)
+            return ["time up"]
+        left = (self.deadline - t).total_seconds()
+        crossed = [a for a in self.alerts if left <= a and a not in self.fired]
+        if not crossed:
+            return []
+        self.fired.extend(crossed)
+        self._persist()
+        return [format_left(min(crossed))]
+
+    def submit(self, now: Any = None) -> "Report":
+        """Finish: grade everything, record the attempts not yet recorded, close the session in the store."""
+        if self.finished:
+            assert self.report is not None
+            return self.report
+        t = self._now(now)
+        timed_out = self.deadline is not None and t >= self.deadline
+        return self._submit(t, timed_out=timed_out)
+
+    # --- serialisation -----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": STATE_VERSION,
+            "id": self.id,
+            "mode": self.mode,
+            "seed": self.seed,
+            "started_at": iso(self.started_at),
+            "minutes": self.minutes,
+            "deadline": iso(self.deadline),
+            "alerts": list(self.alerts),
+            "fired": list(self.fired),
+            "index": self.index,
+            "answers": list(self.answers),
+            "flags": list(self.flags),
+            "seconds": list(self.seconds),
+            "mark": iso(self.mark),
+            "status": self.status,
+            "timed_out": self.timed_out,
+            "finished_at": iso(self.finished_at),
+            "target_percent": self.target_percent,
+            "domain_names": self.domain_names,
+            "objective_titles": self.objective_titles,
+            "recorded": sorted(self.recorded),
+            "instances": [inst.to_dict() for inst in self.instances],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, bank: Any = None, *, clock: Clock | None = None, store: Any = None) -> "QuizSession":
+        """Restore a session saved by :meth:`to_json`.
+
+        Instances are stored whole, so the restored session asks exactly what was asked even if the bank
+        changed since; ``bank`` (optional) only refreshes domain names for the report.
+        """
+        data = json.loads(text)
+        if data.get("version") != STATE_VERSION:
+            raise SessionError(f"unsupported session state version {data.get('version')!r}")
+        instances = [Instance.from_dict(d) for d in data["instances"]]
+        s = cls(
+            instances,
+            mode=data["mode"],
+            started_at=from_iso(data["started_at"]),  # type: ignore[arg-type]
+            minutes=data["minutes"],
+            seed=data["seed"],
+            session_id=data["id"],
+            target_percent=data["target_percent"],
+            domain_names=data["domain_names"],
+            objective_titles=data.get("objective_titles", {}),
+            clock=clock,
+            store=store,
+        )
+        s.deadline = from_iso(data["deadline"])
+        s.alerts = tuple(data["alerts"])
+        s.fired = list(data["fired"])
+        s.index = data["index"]
+        s.answers = list(data["answers"])
+        s.flags = list(data["flags"])
+        s.seconds = [float(x) for x in data["seconds"]]
+        s.mark = from_iso(data["mark"]) or s.started_at
+        s.status = data["status"]
+        s.timed_out = data["timed_out"]
+        s.finished_at = from_iso(data["finished_at"])
+        s.recorded = set(data["recorded"])
+        if bank is not None:
+            s.domain_names.update(_domain_names(bank))
+            s.objective_titles.update(_objective_titles(bank))
+        return s
+
+    # --- internals ---------------------------------------------------------------------------------------
+
+    def _now(self, now: Any) -> dt.datetime:
+        t, _ = _resolve_now(now)
+        return t if t is not None else as_utc(self.clock())
+
+    def _begin(self, now: Any) -> dt.datetime:
+        """Common start of every action: refuse when finished, submit at the deadline, charge the time."""
+        if self.finished:
+            raise SessionError("the session is submitted")
+        t = self._now(now)
+        if self.deadline is not None and t >= self.deadline:
+            self._submit(t, timed_out=True)
+            raise TimeUp("time is up; the exam was submitted")
+        self._charge(t)
+        return t
+
+    def _stay(self, now: Any) -> bool:
+        self._begin(now)
+        return False
+
+    def _charge(self, t: dt.datetime) -> None:
+        spent = (t - self.mark).total_seconds()
+        if spent > 0:
+            self.seconds[self.index] += spent
+        self.mark = max(self.mark, t)
+
+    def _submit(self, t: dt.datetime, *, timed_out: bool) -> "Report":
+        end = min(t, self.deadline) if self.deadline is not None else t
+        self._charge(end)
+        self.status = "submitted"
+        self.timed_out = timed_out
+        self.finished_at = end
+        for i, inst in enumerate(self.instances):
+            if i not in self.recorded:
+                self._record(i, grade_answer(inst, self.answers[i]), end)
+        from study.quiz.report import build_report
+
+        self._report = build_report(self)
+        if self.store is not None and self._persisted_kind():
+            self.store.save_session(self.id, self.mode, self.to_json(), self.deadline)
+            self.store.finish_session(self.id, self._report.to_json())
+        return self._report
+
+    def _persisted_kind(self) -> bool:
+        # Timed sessions are the ones worth resuming; an untimed practice set is cheap to restart.
+        return self.deadline is not None or self.mode != "practice"
+
+    def _persist(self) -> None:
+        if self.store is not None and self._persisted_kind():
+            self.store.save_session(self.id, self.mode, self.to_json(), self.deadline)
+
+    def _record(self, i: int, grade: Grade, at: dt.datetime) -> None:
+        """One attempt per question per session, into the store's scheduler."""
+        self.recorded.add(i)
+        if self.store is None:
+            return
+        from study.progress import Attempt
+
+        inst = self.instances[i]
+        self.store.record_attempt(
+            Attempt(
+                item_id=inst.qid,
+                content_hash=inst.content_hash,
+                params=dict(inst.params),
+                given=self.answers[i] or "",
+                correct=grade.correct,
+                seconds=round(self.seconds[i], 3),
+                mode=self.mode,
+                session_id=self.id,
+                at=at,
+            )
+        )
+
+
+# --- building sessions ---------------------------------------------------------------------------------------
+
+
+def _domain_names(bank: Any) -> dict[str, str]:
+    return {d.id: d.name for d in bank.blueprint.domains}
+
+
+def _objective_titles(bank: Any) -> dict[str, str]:
+    return {o.id: o.title for d in bank.blueprint.domains for o in d.objectives}
+
+
+def _hash(bank: Any, qid: str) -> str | None:
+    fn = getattr(bank, "content_hash", None)
+    try:
+        return fn(qid) if fn is not None else None
+    except KeyError:
+        return None
+
+
+def _instances(bank: Any, pick: Callable[[set[str]], list[Any]], seed: int | str, as_choice: bool) -> list[Instance]:
+    """Instantiate the picked questions; a question the calculator cannot instantiate is dropped and the
+    selection redone without it, so one broken question does not break an exam."""
+    broken: set[str] = set()
+    for _ in range(20):
+        questions = pick(broken)
+        out: list[Instance] = []
+        failed = False
+        for q in questions:
+            try:
+                out.append(instantiate(q, seed, as_choice=as_choice, hash_=_hash(bank, q.id)))
+            except InstanceError:
+                broken.add(q.id)
+                failed = True
+        if not failed:
+            return out
+    return out
+
+
+def build_exam(
+    bank: Any,
+    seed: int | str = 0,
+    count: int | None = None,
+    minutes: float | None = None,
+    *,
+    store: Any = None,
+    now: Any = None,
+    clock: Clock | None = None,
+    session_id: str | None = None,
+    questions: Sequence[Any] | None = None,
+) -> QuizSession:
+    """A timed exam shaped like the real one (default: the blueprint's 50 questions in 60 minutes).
+
+    Other lengths split by largest remainder on the domain weights; ``minutes`` defaults to the blueprint's
+    time scaled to ``count``. With a ``store``, questions from the learner's last exams are avoided when the
+    bank allows, and the session saves and records itself. ``now`` is the start time (UTC datetime) or a
+    clock callable; ``clock`` answers later actions that pass no ``now``.
+    """
+    exam = bank.blueprint.exam
+    count = exam.questions if count is None else count
+    if minutes is None:
+        minutes = exam.minutes * count / exam.questions
+    started, now_clock = _resolve_now(now)
+    clock = clock or now_clock or system_clock
+    started = started or as_utc(clock())
+    pool = list(bank.questions if questions is None else questions)
+    avoid = History(store, started).recent_exam_questions() if store is not None else set()
+
+    def pick(broken: set[str]) -> list[Any]:
+        return select_exam([q for q in pool if q.id not in broken], bank.blueprint, count, seed, avoid)
+
+    instances = _instances(bank, pick, seed, as_choice=True)
+    return QuizSession(
+        instances, mode="exam", started_at=started, minutes=minutes, seed=seed, session_id=session_id,
+        target_percent=exam.target_percent, domain_names=_domain_names(bank),
+        objective_titles=_objective_titles(bank), clock=clock, store=store,
+    )
+
+
+def build_practice(
+    bank: Any,
+    seed: int | str = 0,
+    count: int = 10,
+    *,
+    domain: str | None = None,
+    objective: str | None = None,
+    topic: str | None = None,
+    difficulty: int | Sequence[int] | None = None,
+    pick: str = "any",
+    minutes: float | None = None,
+    timed_like_exam: bool = False,
+    store: Any = None,
+    now: Any = None,
+    clock: Clock | None = None,
+    session_id: str | None = None,
+) -> QuizSession:
+    """A practice set (feedback after each answer, numbers typed), optionally with a deadline.
+
+    ``pick`` is ``any``, ``due``, ``weak``, ``missed`` or ``unseen`` (the last four read the store).
+    ``timed_like_exam=True`` with ``minutes`` makes a custom timed quiz (mode ``quiz``): N questions in M
+    minutes, graded at the end, numeric questions with distractors as choices.
+    Raises :class:`SelectionError` when nothing matches.
+    """
+    started, now_clock = _resolve_now(now)
+    clock = clock or now_clock or system_clock
+    started = started or as_utc(clock())
+    if objective is not None:
+        try:
+            bank.blueprint.objective(str(objective))
+        except KeyError:
+            raise SelectionError(f"unknown objective {objective!r}; objectives are 1.1 to 3.4") from None
+    pool = filter_questions(bank.questions, domain=domain, objective=objective, topic=topic, difficulty=difficulty)
+    history = History(store, started) if store is not None else None
+    order = bank.blueprint.objective_ids()
+
+    def choose(broken: set[str]) -> list[Any]:
+        return select_practice([q for q in pool if q.id not in broken], count, seed, pick=pick,
+                               history=history, objective_order=order)
+
+    mode = "quiz" if timed_like_exam and minutes else "practice"
+    instances = _instances(bank, choose, seed, as_choice=mode == "quiz")
+    if not instances:
+        what = {"due": "nothing is due", "weak": "no attempted questions yet", "missed": "no missed questions",
+                "unseen": "every matching question has been seen"}.get(pick, "no questions match the filters")
+        raise SelectionError(what)
+    return QuizSession(
+        instances, mode=mode, started_at=started, minutes=minutes, seed=seed, session_id=session_id,
+        target_percent=bank.blueprint.exam.target_percent, domain_names=_domain_names(bank),
+        objective_titles=_objective_titles(bank), clock=clock, store=store,
+    )
