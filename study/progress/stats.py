@@ -1,0 +1,244 @@
+"""Statistics over the store and the bank: what ``study stats`` and the TUI's progress screen show.
+
+* accuracy: right / answered, all attempts ever, per objective and domain;
+* mastery: mean FSRS retrievability *now* over the items seen (None when none seen); coverage says how many;
+* coverage: seen / total items (questions and topic cards) in the current bank;
+* streak: consecutive days with at least one answer or card review, ending today (or yesterday, so a streak
+  is not shown broken before today's study);
+* activity: answers + reviews per day for the last 365 days (the heatmap);
+* forecast: FSRS reviews falling due on each of the next 30 days (overdue ones count on day 0);
+* readiness: see ``study.progress.readiness``.
+
+Days are calendar days in the time zone of the ``now`` passed in (the CLI passes local time). Activity is
+bucketed by UTC hour in SQL and then assigned to local days, which is exact for whole-hour offsets.
+Items no longer in the bank keep their history in the store but are left out of these figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from study.progress import schedule
+from study.progress.readiness import CARD_PRIOR, Readiness, ReadinessItem, compute_readiness, guess_prior
+from study.progress.store import Store, utc_iso
+
+UTC = dt.timezone.utc
+HEATMAP_DAYS = 365
+FORECAST_DAYS = 30
+
+
+@dataclass(frozen=True)
+class Group:
+    """Figures for one domain or objective."""
+
+    id: str
+    title: str
+    attempts: int
+    correct: int
+    accuracy: float | None
+    mastery: float | None
+    seen: int
+    total: int
+    weight: float | None = None  # domains only
+
+    @property
+    def coverage(self) -> float:
+        return self.seen / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class Stats:
+    now: dt.datetime
+    domains: list[Group]
+    objectives: list[Group]
+    attempts: int
+    reviews: int
+    streak: int
+    longest_streak: int
+    activity: list[tuple[dt.date, int]]  # oldest first, HEATMAP_DAYS entries ending today
+    forecast: list[tuple[dt.date, int]]  # FORECAST_DAYS entries starting today
+    due_today: int
+    new_items: int
+    exam_history: list[dict[str, Any]]
+    readiness: Readiness
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        def group(g: Group) -> dict[str, Any]:
+            return {**asdict(g), "coverage": g.coverage}
+
+        return {
+            "now": self.now.isoformat(),
+            "attempts": self.attempts,
+            "reviews": self.reviews,
+            "streak": self.streak,
+            "longest_streak": self.longest_streak,
+            "due_today": self.due_today,
+            "new_items": self.new_items,
+            "domains": [group(g) for g in self.domains],
+            "objectives": [group(g) for g in self.objectives],
+            "activity": [[d.isoformat(), n] for d, n in self.activity],
+            "forecast": [[d.isoformat(), n] for d, n in self.forecast],
+            "exam_history": self.exam_history,
+            "readiness": self.readiness.to_dict(),
+            "settings": self.settings,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, default=str)
+
+
+def exam_moment(exam_date: dt.date | None, now: dt.datetime) -> dt.datetime:
+    """When to predict for: 09:00 on the exam date in ``now``'s zone, or ``now`` if unset or past."""
+    if exam_date is None:
+        return now
+    moment = dt.datetime.combine(exam_date, dt.time(9, 0), tzinfo=now.tzinfo)
+    return moment if moment > now else now
+
+
+def _parse_date(value: Any) -> dt.date | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
+def _day_counts(store: Store, since: dt.datetime | None, tz: dt.tzinfo) -> dict[dt.date, int]:
+    args: tuple = (utc_iso(since),) if since else ()
+    where = " WHERE at >= ?" if since else ""
+    rows = store._query(
+        f"SELECT h, sum(n) FROM (SELECT substr(at, 1, 13) AS h, count(*) AS n FROM attempts{where} GROUP BY h"
+        f" UNION ALL SELECT substr(at, 1, 13) AS h, count(*) AS n FROM reviews{where} GROUP BY h) GROUP BY h",
+        args + args,
+    )
+    days: dict[dt.date, int] = {}
+    for hour, n in rows:
+        local = dt.datetime.fromisoformat(hour + ":00:00+00:00").astimezone(tz).date()
+        days[local] = days.get(local, 0) + n
+    return days
+
+
+def _streaks(days: set[dt.date], today: dt.date) -> tuple[int, int]:
+    longest = run = 0
+    prev: dt.date | None = None
+    for d in sorted(days):
+        run = run + 1 if prev is not None and d - prev == dt.timedelta(days=1) else 1
+        longest = max(longest, run)
+        prev = d
+    end = today if today in days else today - dt.timedelta(days=1)
+    current = 0
+    while end in days:
+        current += 1
+        end -= dt.timedelta(days=1)
+    return current, longest
+
+
+def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> Stats:
+    """All statistics at ``now`` (aware; its zone defines "today"). ``bank`` needs ``blueprint``,
+    ``questions`` and ``cards`` (a ``study.bank.Bank``)."""
+    now = now or dt.datetime.now().astimezone()
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    tz = now.tzinfo
+    today = now.date()
+    blueprint = bank.blueprint
+    settings = store.settings()
+
+    states = {s.item_id: s for s in store.item_states()}
+    per_item = {
+        item: (n, c) for item, n, c in store._query(
+            "SELECT item_id, count(*), sum(correct) FROM attempts GROUP BY item_id"
+        )
+    }
+    total_attempts = sum(n for n, _c in per_item.values())
+    total_reviews = store._query("SELECT count(*) FROM reviews")[0][0]
+
+    # item id -> objectives it belongs to (cards can serve several)
+    members: dict[str, list[str]] = {}
+    for q in bank.questions:
+        members.setdefault(q.objective, []).append(q.id)
+    for c in bank.cards:
+        for o in c.objectives:
+            members.setdefault(o, []).append(c.id)
+
+    r_now = {i: schedule.retrievability(s.card, now) for i, s in states.items()}
+
+    def group(gid: str, title: str, ids: list[str], weight: float | None = None) -> Group:
+        seen = [i for i in ids if i in states]
+        att = sum(per_item.get(i, (0, 0))[0] for i in ids)
+        cor = sum(per_item.get(i, (0, 0))[1] or 0 for i in ids)
+        mastery = sum(r_now[i] for i in seen) / len(seen) if seen else None
+        return Group(gid, title, att, cor, cor / att if att else None, mastery, len(seen), len(ids), weight)
+
+    objectives: list[Group] = []
+    domains: list[Group] = []
+    for d in blueprint.domains:
+        d_ids: list[str] = []
+        for o in d.objectives:
+            ids = list(dict.fromkeys(members.get(o.id, [])))
+            objectives.append(group(o.id, o.title, ids))
+            d_ids.extend(i for i in ids if i not in d_ids)
+        domains.append(group(d.id, d.name, d_ids, float(d.weight)))
+
+    # readiness items: questions; cards only for objectives without questions
+    with_questions = {q.objective for q in bank.questions}
+    r_items = [
+        ReadinessItem(q.id, q.objective, guess_prior(q), states[q.id].card if q.id in states else None)
+        for q in bank.questions
+    ]
+    for c in bank.cards:
+        for o in c.objectives:
+            if o not in with_questions:
+                r_items.append(ReadinessItem(c.id, o, CARD_PRIOR, states[c.id].card if c.id in states else None))
+    exam_date = _parse_date(settings.get("exam_date"))
+    at = exam_moment(exam_date, now)
+    readiness = compute_readiness(
+        r_items,
+        [(d.id, d.weight, [(o.id, o.title) for o in d.objectives]) for d in blueprint.domains],
+        at,
+        now.astimezone(UTC),
+        questions=blueprint.exam.questions,
+        exam_date=exam_date,
+    )
+
+    start = today - dt.timedelta(days=HEATMAP_DAYS - 1)
+    all_days = _day_counts(store, None, tz)
+    activity = [(start + dt.timedelta(days=k), all_days.get(start + dt.timedelta(days=k), 0)) for k in range(HEATMAP_DAYS)]
+    streak, longest = _streaks(set(all_days), today)
+
+    bank_ids = {q.id for q in bank.questions} | {c.id for c in bank.cards}
+    forecast_counts = [0] * FORECAST_DAYS
+    for item_id, s in states.items():
+        if item_id not in bank_ids:
+            continue
+        offset = max(0, (s.due.astimezone(tz).date() - today).days)
+        if offset < FORECAST_DAYS:
+            forecast_counts[offset] += 1
+    forecast = [(today + dt.timedelta(days=k), n) for k, n in enumerate(forecast_counts)]
+
+    exams = []
+    for s in store.exam_history():
+        exams.append({"id": s.id, "started_at": s.started_at.isoformat(),
+                      "finished_at": s.finished_at.isoformat() if s.finished_at else None, "report": s.report})
+
+    return Stats(
+        now=now,
+        domains=domains,
+        objectives=objectives,
+        attempts=total_attempts,
+        reviews=total_reviews,
+        streak=streak,
+        longest_streak=longest,
+        activity=activity,
+        forecast=forecast,
+        due_today=forecast_counts[0],
+        new_items=len(bank_ids - set(states)),
+        exam_history=exams,
+        readiness=readiness,
+        settings=settings,
+    )
