@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("import", help="restore or merge a progress backup made by `study export`")
+    p.add_argument("file", metavar="FILE", help="a JSON file from `study export` ('-' for standard input)")
+    p.add_argument("--replace", action="store_true",
+                   help="make the store exactly the backup (default: merge, keeping local progress; "
+                   "importing the same file twice adds nothing)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from study.paths import default_db_path
+    from study.progress import StoreError, open_store
+    from study.progress.transfer import ImportFormatError
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        data = json.loads(text)
+    except OSError as exc:
+        print(f"study: error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except json.JSONDecodeError as exc:
+        print(f"study: error: {args.file} is not JSON: {exc}", file=sys.stderr)
+        return 1
+    try:
+        with open_store(default_db_path(args.db)) as store:
+            if store.notice:
+                print(f"study: {store.notice}", file=sys.stderr)
+            added = store.import_data(data, replace=args.replace)
+    except (StoreError, ImportFormatError) as exc:
+        print(f"study: error: {exc}", file=sys.stderr)
+        return 1
+    verb = "restored" if args.replace else "merged"
+    print(f"{verb}: {added['attempts']} answers, {added['reviews']} card reviews, {added['sessions']} sessions, "
+          f"{added['settings']} settings added; {added['items']} schedules rebuilt")
+    return 0

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("reset", help="erase all progress (a JSON backup is written first)")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--settings", action="store_true", help="also erase settings (exam date, retention, goal)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import datetime as dt
+    import json
+    import os
+
+    from study.paths import default_db_path
+    from study.progress import StoreError, open_store
+
+    path = default_db_path(args.db)
+    try:
+        store = open_store(path)
+    except StoreError as exc:
+        print(f"study: error: {exc}", file=sys.stderr)
+        return 1
+    with store:
+        counts = store.counts()
+        what = (f"{counts['attempts']} answers, {counts['reviews']} card reviews and {counts['sessions']} sessions"
+                + (" and all settings" if args.settings else ""))
+        if not args.yes:
+            if not sys.stdin.isatty():
+                print("study: error: reset needs confirmation; run it in a terminal or pass --yes", file=sys.stderr)
+                return 2
+            reply = input(f"Erase {what} from {path}? A backup is written first. Type 'yes' to go on: ")
+            if reply.strip().lower() != "yes":
+                print("nothing changed")
+                return 1
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+        backup = path.with_name(f"{path.stem}-backup-{stamp}.json")
+        try:
+            with open(backup, "x", encoding="utf-8") as fh:
+                json.dump(store.export_data(), fh, ensure_ascii=False)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            print(f"study: error: backup failed, nothing erased: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        store.reset(keep_settings=not args.settings)
+    print(f"erased {what}; backup in {backup} (restore with: study import --replace {backup})")
+    return 0

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("stats", help="your progress: exam readiness, per-domain mastery, streak, reviews due")
+    p.add_argument("--json", action="store_true", help="print every figure as JSON")
+    p.add_argument("--exam-date", metavar="YYYY-MM-DD",
+                   help="save your exam date (readiness is predicted for that day); 'none' clears it")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from study.bank import load_bank
+    from study.paths import default_db_path
+    from study.progress import StoreError, open_store
+    from study.progress.stats import compute_stats
+
+    try:
+        store = open_store(default_db_path(args.db))
+    except StoreError as exc:
+        print(f"study: error: {exc}", file=sys.stderr)
+        return 1
+    with store:
+        if store.notice:
+            print(f"study: {store.notice}", file=sys.stderr)
+        if args.exam_date:
+            if args.exam_date.lower() == "none":
+                store.set_setting("exam_date", None)
+            else:
+                try:
+                    store.set_setting("exam_date", dt.date.fromisoformat(args.exam_date).isoformat())
+                except ValueError:
+                    print(f"study: error: --exam-date {args.exam_date!r} is not a date like 2027-01-15",
+                          file=sys.stderr)
+                    return 2
+        stats = compute_stats(store, load_bank(), dt.datetime.now().astimezone())
+    if args.json:
+        print(stats.to_json())
+        return 0
+    render(stats)
+    return 0
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def render(stats, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    r = stats.readiness
+    when = f"on {r.exam_date.isoformat()}" if r.exam_date and r.at > stats.now else "if the exam were today"
+    console.print(
+        f"[b]Exam readiness {when}:[/b] expected {_pct(r.expected)} "
+        f"(90% range {_pct(r.low)}-{_pct(r.high)} on a {r.questions}-question exam)"
+    )
+    if not r.exam_date:
+        console.print("[dim]Set your exam date with `study stats --exam-date YYYY-MM-DD` to predict for that day.[/dim]")
+    table = Table(title="By domain")
+    for col, justify in (("domain", "left"), ("weight", "right"), ("answered", "right"), ("accuracy", "right"),
+                         ("mastery", "right"), ("coverage", "right"), ("exam day", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for g in stats.domains:
+        table.add_row(f"{g.id} {g.title}", f"{g.weight:.0f}%", str(g.attempts), _pct(g.accuracy), _pct(g.mastery),
+                      f"{g.seen}/{g.total}", _pct(r.domains.get(g.id)))
+    console.print(table)
+    if r.study_next:
+        console.print("[b]Study next[/b] (expected score gain from an hour):")
+        for s in r.study_next:
+            console.print(f"  {s.objective} {s.title}: +{100 * s.gain:.1f} points ({s.unseen} unseen)")
+    console.print(
+        f"Streak {stats.streak} day(s) (longest {stats.longest_streak}); due today {stats.due_today}; "
+        f"new {stats.new_items}; {stats.attempts} answers and {stats.reviews} card reviews recorded; "
+        f"{len(stats.exam_history)} exam(s) taken."
+    )
+    console.print(f"[dim]How: {r.method}[/dim]")
