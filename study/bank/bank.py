@@ -1,0 +1,201 @@
+"""The immutable ``Bank``: blueprint, topics, cards, questions and the diagnostics found loading them."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from study import paths
+from study.bank.load import (
+    Diagnostic,
+    QUESTION_SUFFIXES,
+    content_hash,
+    iter_files,
+    load_blueprint,
+    load_question_file,
+    load_topic_file,
+    question_hash,
+)
+from study.bank.schema import Blueprint, Card, Question, Topic
+
+
+@dataclass(frozen=True)
+class Bank:
+    blueprint: Blueprint
+    questions: tuple[Question, ...]
+    topics: tuple[Topic, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    files: tuple[str, ...] = field(default=(), compare=False)
+
+    @cached_property
+    def _questions_by_id(self) -> dict[str, Question]:
+        return {q.id: q for q in self.questions}
+
+    @cached_property
+    def _topics_by_id(self) -> dict[str, Topic]:
+        return {t.id: t for t in self.topics}
+
+    @cached_property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(c for t in self.topics for c in t.cards)
+
+    @cached_property
+    def _cards_by_id(self) -> dict[str, Card]:
+        return {c.id: c for c in self.cards}
+
+    def question(self, qid: str) -> Question:
+        return self._questions_by_id[qid]
+
+    def topic(self, tid: str) -> Topic:
+        return self._topics_by_id[tid]
+
+    def card(self, cid: str) -> Card:
+        return self._cards_by_id[cid]
+
+    def has_item(self, item_id: str) -> bool:
+        return item_id in self._questions_by_id or item_id in self._cards_by_id
+
+    def questions_for(
+        self,
+        *,
+        domain: str | None = None,
+        objective: str | None = None,
+        topic: str | None = None,
+        difficulty: int | None = None,
+    ) -> tuple[Question, ...]:
+        return tuple(
+            q
+            for q in self.questions
+            if (domain is None or q.domain == domain)
+            and (objective is None or q.objective == objective)
+            and (topic is None or q.topic == topic)
+            and (difficulty is None or q.difficulty == difficulty)
+        )
+
+    def cards_for(self, objective: str) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if objective in c.objectives)
+
+    def content_hash(self, item_id: str) -> str:
+        if item_id in self._questions_by_id:
+            return question_hash(self._questions_by_id[item_id])
+        card = self._cards_by_id[item_id]
+        return content_hash({"title": card.title, "body": card.body})
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "error")
+
+
+def display_path(path: Path) -> str:
+    """Paths in diagnostics: relative to the working directory when below it, else absolute."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
+    return str(Path(path).resolve()) if rel.startswith("..") else rel
+
+
+_shown = display_path
+
+
+def build_bank(
+    question_paths: Sequence[Path],
+    topic_paths: Sequence[Path],
+    blueprint: Blueprint,
+) -> Bank:
+    """Load the given files and run the cross-file checks (duplicate ids, unknown objectives and topics)."""
+    diags: list[Diagnostic] = []
+    topics: list[Topic] = []
+    topic_seen: dict[str, str] = {}
+    for path in topic_paths:
+        shown = _shown(path)
+        topic, found = load_topic_file(path, shown)
+        diags.extend(found)
+        if topic is None:
+            continue
+        if topic.id in topic_seen:
+            diags.append(Diagnostic(shown, 2, 1, "error", "duplicate-id", f"topic id {topic.id!r} is also used by {topic_seen[topic.id]}"))
+            continue
+        topic_seen[topic.id] = shown
+        topics.append(topic)
+    objectives = set(blueprint.objective_ids())
+    for t in topics:
+        for o in t.meta.objectives:
+            if o not in objectives:
+                diags.append(Diagnostic(t.source.path if t.source else "?", 2, 1, "error", "unknown-objective", f"objective {o!r} is not in the blueprint"))
+
+    questions: list[Question] = []
+    first_seen: dict[str, Question] = {}
+    for path in question_paths:
+        found_q, found = load_question_file(path, _shown(path))
+        diags.extend(found)
+        for q in found_q:
+            src = q.source
+            assert src is not None
+            if q.id in first_seen:
+                other = first_seen[q.id].source
+                diags.append(Diagnostic(src.path, src.line, src.column, "error", "duplicate-id", f"question id {q.id!r} is already used at {other}"))
+                continue
+            first_seen[q.id] = q
+            bad = False
+            if q.objective not in objectives:
+                diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-objective", f"objective {q.objective!r} is not in the blueprint (1.1 to 3.4)"))
+                bad = True
+            if q.topic is not None and q.topic not in topic_seen:
+                diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-topic", f"topic {q.topic!r} has no file in content/topics/"))
+                bad = True
+            if not bad:
+                questions.append(q)
+    return Bank(
+        blueprint=blueprint,
+        questions=tuple(questions),
+        topics=tuple(topics),
+        diagnostics=tuple(sorted(diags)),
+        files=tuple(_shown(p) for p in (*topic_paths, *question_paths)),
+    )
+
+
+def builtin_question_files() -> list[Path]:
+    return iter_files([paths.questions_dir()], QUESTION_SUFFIXES)
+
+
+def builtin_topic_files() -> list[Path]:
+    return [p for p in iter_files([paths.topics_dir()], (".md",)) if p.name.lower() != "readme.md"]
+
+
+_CACHE: dict[tuple, Bank] = {}
+
+
+def load_bank(
+    questions: Iterable[Path | str] | None = None,
+    content: Path | str | None = None,
+    extra: Iterable[Path | str] = (),
+) -> Bank:
+    """The bank. Defaults to the built-in content and questions, cached per process.
+
+    ``questions``: question files or folders instead of the built-in bank; ``content``: a content folder
+    (with ``blueprint.yaml`` and ``topics/``) instead of the built-in one; ``extra``: more question files or
+    folders loaded *together with* the others, so cross-file checks see them.
+    """
+    content_root = Path(content) if content is not None else paths.content_dir()
+    q_roots = [Path(p) for p in questions] if questions is not None else [paths.questions_dir()]
+    extra_roots = [Path(p) for p in extra]
+    key = (str(content_root), tuple(map(str, q_roots)), tuple(map(str, extra_roots)))
+    if key in _CACHE:
+        return _CACHE[key]
+    blueprint = load_blueprint(content_root / "blueprint.yaml")
+    topic_files = [p for p in iter_files([content_root / "topics"], (".md",)) if p.name.lower() != "readme.md"]
+    q_files = iter_files(q_roots, QUESTION_SUFFIXES)
+    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if p not in set(q_files)]
+    # Instructors' README files are documentation, not question files.
+    files = [p for p in (*q_files, *extra_files) if p.name.lower() not in ("readme.yaml",)]
+    bank = build_bank(files, topic_files, blueprint)
+    _CACHE[key] = bank
+    return bank
+
+
+def clear_cache() -> None:
+    _CACHE.clear()

@@ -1,0 +1,273 @@
+"""``study lint``: everything the loader finds, plus checks that need the calculator.
+
+The loader already reports syntax, structure and cross-file problems. Lint adds what is too slow or too
+calculator-specific to do on every start: every ``calc`` expression is compiled and evaluated for every
+parameter combination (a seeded sample when there are many), and the result is held against the stated value,
+the answer's unit, the tolerance and the distractors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from study.bank.bank import Bank, load_bank
+from study.bank.load import Diagnostic
+from study.bank.schema import PLACEHOLDER_RE, Question, Range
+
+MAX_COMBINATIONS = 200
+# A distractor this close to the answer (relative) would be marked right: the tolerance is too loose.
+LOOSE_TOLERANCE = 0.25
+
+
+@dataclass(frozen=True)
+class LintResult:
+    diagnostics: tuple[Diagnostic, ...]
+    files: int
+    questions: int
+    cards: int
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+
+def combinations(q: Question, limit: int = MAX_COMBINATIONS, seed: int = 0) -> Iterator[dict[str, Any]]:
+    """Every parameter combination, or a seeded sample of ``limit`` of them."""
+    params = q.params or {}
+    if not params:
+        yield {}
+        return
+    names = list(params)
+    values = [spec.values() if isinstance(spec, Range) else list(spec) for spec in params.values()]
+    total = math.prod(len(v) for v in values)
+    if total <= limit:
+        for combo in itertools.product(*values):
+            yield dict(zip(names, combo))
+        return
+    rng = random.Random(f"{q.id}:{seed}")
+    for _ in range(limit):
+        yield {n: rng.choice(v) for n, v in zip(names, values)}
+
+
+def parse_tolerance(text: str) -> tuple[float, str | None]:
+    """``"2%"`` -> (0.02, None); ``"0.5 GB"`` -> (0.5, "GB"); ``"0.5"`` -> (0.5, None) read in the answer's unit."""
+    text = text.strip()
+    if text.endswith("%"):
+        return float(text[:-1]) / 100.0, "%"
+    m = re.match(r"^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(.*)$", text)
+    if not m:
+        raise ValueError(f"bad tolerance {text!r}")
+    return float(m.group(1)), (m.group(2) or None)
+
+
+class _Located:
+    """Positions of a question's fields, found again from its file for calc findings."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, Any] = {}
+
+    def position(self, q: Question, path: tuple[Any, ...]) -> tuple[int, int]:
+        from study.bank.yamlsafe import parse_yaml
+
+        src = q.source
+        assert src is not None
+        doc = self._docs.get(src.path)
+        if doc is None:
+            try:
+                doc = parse_yaml(Path(src.path).read_text(encoding="utf-8"))
+            except OSError:
+                return src.line, src.column
+            self._docs[src.path] = doc
+        data = doc.data
+        index = None
+        if isinstance(data, dict) and isinstance(data.get("questions"), list):
+            for i, item in enumerate(data["questions"]):
+                if isinstance(item, dict) and item.get("id") == q.id:
+                    index = i
+                    break
+        if index is None:
+            return src.line, src.column
+        return doc.position(("questions", index, *path))
+
+
+def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
+    """Compile and evaluate the question's expressions; compare with value, unit, tolerance, distractors."""
+    from study import calc
+
+    src = q.source
+    assert src is not None
+    out: list[Diagnostic] = []
+
+    def report(path: tuple[Any, ...], severity: str, code: str, message: str, offset: int | None = None) -> None:
+        line, col = where.position(q, path)
+        if offset is not None:
+            col += offset
+        out.append(Diagnostic(src.path, line, col, severity, code, message))
+
+    answer = q.answer if q.type == "numeric" and not isinstance(q.answer, bool) else None
+    declared = set(q.params or {})
+
+    # Expressions: (path in the YAML, source text).
+    exprs: list[tuple[tuple[Any, ...], str]] = []
+    if answer is not None and answer.calc:
+        exprs.append((("answer", "calc"), answer.calc))
+    for i, d in enumerate(q.distractors or ()):
+        if d.calc:
+            exprs.append((("distractors", i, "calc"), d.calc))
+    for m in PLACEHOLDER_RE.finditer(q.stem):
+        if m.group(1).startswith("="):
+            exprs.append((("stem",), m.group(1)[1:]))
+
+    compiled: dict[tuple[Any, ...], Any] = {}
+    for path, text in exprs:
+        try:
+            expr = calc.compile_expr(text)
+        except calc.ExprError as exc:
+            report(path, "error", "calc-syntax", f"{exc} (in {text!r})", None)
+            continue
+        unknown = set(expr.names) - declared
+        if unknown:
+            report(path, "error", "undefined-parameter", f"expression uses {', '.join(sorted(unknown))} which {'is' if len(unknown) == 1 else 'are'} not declared under params")
+            continue
+        compiled.setdefault(path, expr)
+
+    for name in declared:
+        used = re.search(r"\{" + re.escape(name) + r"\}", q.stem) or any(name in e.names for e in compiled.values())
+        if not used:
+            report(("params", name), "warning", "unused-parameter", f"parameter {name!r} is not used in the stem or any expression")
+
+    unit_info = None
+    if answer is not None:
+        try:
+            unit_info = calc.parse_unit(answer.unit)
+        except ValueError as exc:
+            report(("answer", "unit"), "error", "unknown-unit", str(exc))
+            return out
+        try:
+            tol_value, tol_unit = parse_tolerance(answer.tolerance)
+        except ValueError as exc:
+            report(("answer", "tolerance"), "error", "bad-tolerance", str(exc))
+            return out
+        if tol_unit not in (None, "%"):
+            try:
+                tu = calc.parse_unit(tol_unit)
+            except ValueError as exc:
+                report(("answer", "tolerance"), "error", "bad-tolerance", f"tolerance unit: {exc}")
+                return out
+            if tu.dim != unit_info.dim:
+                report(("answer", "tolerance"), "error", "bad-tolerance", f"tolerance is {calc.dimension_name(tu.dim)} but the answer is {calc.dimension_name(unit_info.dim)}")
+                return out
+        rel_floor = 0.5 * 10 ** (1 - answer.digits)
+        if tol_unit == "%" and tol_value < rel_floor:
+            report(("answer", "tolerance"), "warning", "tolerance-too-tight", f"{answer.tolerance} is tighter than the {answer.digits} digits shown in feedback (at least {rel_floor:.2%}): a learner copying the shown value could be marked wrong")
+        if tol_unit == "%" and tol_value > LOOSE_TOLERANCE:
+            report(("answer", "tolerance"), "warning", "tolerance-too-loose", f"{answer.tolerance} accepts answers far from the right one")
+
+    answer_expr = compiled.get(("answer", "calc"))
+    failed: set[tuple[Any, ...]] = set()
+    for env in combinations(q):
+        values: dict[tuple[Any, ...], float] = {}
+        for path, expr in compiled.items():
+            if path in failed:
+                continue
+            try:
+                ev = expr.evaluate(env)
+            except Exception as exc:  # noqa: BLE001 - any failure of an expression is the author's to see
+                shown = ", ".join(f"{k}={v}" for k, v in env.items())
+                report(path, "error", "calc-error", f"{exc}" + (f" (with {shown})" if shown else ""))
+                failed.add(path)
+                continue
+            if unit_info is not None and path != ("stem",):
+                if ev.dim == unit_info.dim:
+                    values[path] = ev.value / unit_info.factor
+                elif ev.dim == calc.Dim():  # a bare number is read in the answer's unit
+                    values[path] = float(ev.value)
+                else:
+                    report(path, "error", "unit-mismatch", f"the expression gives {calc.dimension_name(ev.dim)} but the answer unit {answer.unit!r} is {calc.dimension_name(unit_info.dim)}")
+                    failed.add(path)
+        if answer is None or unit_info is None:
+            continue
+        expected = values.get(("answer", "calc"), answer.value if answer_expr is None else None)
+        if expected is None:
+            continue
+        if answer.value is not None and answer_expr is not None and ("answer", "calc") in values:
+            if not _within(answer.value, expected, answer.tolerance, calc, unit_info):
+                report(("answer", "value"), "error", "value-mismatch", f"value {answer.value:g} {answer.unit} disagrees with calc, which gives {expected:.6g} {answer.unit}")
+                failed.add(("answer", "value"))
+        for i, _d in enumerate(q.distractors or ()):
+            path = ("distractors", i, "calc")
+            dv = values.get(path, _d.value)
+            if dv is None or path in failed:
+                continue
+            if _within(dv, expected, answer.tolerance, calc, unit_info):
+                shown = ", ".join(f"{k}={v}" for k, v in env.items())
+                report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the tolerance of the answer {expected:.4g}" + (f" (with {shown})" if shown else ""))
+                failed.add(path)
+        if ("answer", "value") in failed and answer_expr is not None:
+            break
+    return out
+
+
+def _within(given: float, expected: float, tolerance: str, calc: Any, unit_info: Any) -> bool:
+    tol_value, tol_unit = parse_tolerance(tolerance)
+    if tol_unit == "%":
+        allowed = abs(expected) * tol_value
+    elif tol_unit is None:
+        allowed = tol_value
+    else:
+        allowed = tol_value * calc.parse_unit(tol_unit).factor / unit_info.factor
+    return abs(given - expected) <= allowed * (1 + 1e-9) + 1e-12
+
+
+def _calc_available() -> bool:
+    try:
+        from study import calc  # noqa: F401
+
+        return all(hasattr(calc, n) for n in ("compile_expr", "parse_unit", "dimension_name", "Dim", "ExprError"))
+    except ImportError:
+        return False
+
+
+def lint(paths: Sequence[Path | str] = (), *, bank: Bank | None = None, with_calc: bool = True) -> LintResult:
+    """Lint the built-in bank, or the given files/folders loaded together with it.
+
+    With ``paths``, findings are reported for those files only, but duplicate ids and unknown topics are
+    checked against the whole bank."""
+    given = [Path(p) for p in paths]
+    if bank is None:
+        bank = load_bank(extra=given) if given else load_bank()
+    if given:
+        from study.bank.bank import display_path
+        from study.bank.load import QUESTION_SUFFIXES, iter_files
+
+        wanted = {display_path(p) for p in iter_files(given, (*QUESTION_SUFFIXES, ".md"))}
+        diags = [d for d in bank.diagnostics if d.path in wanted]
+        questions = [q for q in bank.questions if q.source and q.source.path in wanted]
+    else:
+        wanted = None
+        diags = list(bank.diagnostics)
+        questions = list(bank.questions)
+    if with_calc and _calc_available():
+        where = _Located()
+        for q in questions:
+            if q.type == "numeric" or "{=" in q.stem:
+                diags.extend(_calc_findings(q, where))
+    elif with_calc:
+        diags.append(Diagnostic("study", 1, 1, "warning", "calc-unavailable", "the calculator is not available: calc expressions were not checked"))
+    n_files = len(wanted) if wanted is not None else len(bank.files)
+    return LintResult(tuple(sorted(set(diags))), n_files, len(questions), len(bank.cards))
+
+
+def format_text(result: LintResult) -> Iterable[str]:
+    for d in result.diagnostics:
+        yield str(d)

@@ -1,0 +1,292 @@
+"""Safe YAML reading that keeps positions and refuses what PyYAML lets through silently.
+
+PyYAML's safe loader keeps the last of two duplicate keys, forgets where each value was written and expands
+aliases without limit. Instructors need the opposite: every problem reported at its line and column. So we let
+libyaml (CSafeLoader when available) compose a node tree, which is fast and never constructs objects, and build
+plain Python values from the nodes ourselves: only scalars, lists and mappings; duplicate keys, object-building
+tags and alias bombs become findings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+try:  # libyaml makes composing ~10x faster; fall back to pure Python where it is not built.
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on the platform's PyYAML build
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+# A logical tree larger than this (after alias expansion) is refused: real question files are a few
+# thousand nodes, a billion-laughs file is billions.
+MAX_EXPANDED_NODES = 500_000
+
+# Keys whose scalar values are kept exactly as written, so `objective: 2.10` stays "2.10" and is not the
+# float 2.1, and `id: 1e3` stays an id.
+RAW_TEXT_KEYS = frozenset({"id", "objective", "topic", "unit", "tolerance"})
+# Prose keys keep plain scalars as text too: `why: yes` or `text: no` is a sentence, not YAML 1.1's boolean.
+PROSE_KEYS = frozenset({"text", "why", "stem", "explanation", "title", "name", "calc"})
+
+_TAG = "tag:yaml.org,2002:"
+_BOOL = {"true": True, "false": False, "yes": True, "no": False, "on": True, "off": False}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem with its 1-based position. ``code`` is a stable kebab-case name."""
+
+    line: int
+    column: int
+    severity: str
+    code: str
+    message: str
+
+
+class YamlProblem(Exception):
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+def _pos(node: Node) -> tuple[int, int]:
+    mark = node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+
+
+def _problem(node: Node, code: str, message: str) -> YamlProblem:
+    line, col = _pos(node)
+    return YamlProblem(Finding(line, col, "error", code, message))
+
+
+@dataclass
+class Document:
+    """Plain data plus the node tree it came from, to find positions of anything later."""
+
+    data: Any
+    root: Node | None
+    findings: list[Finding] = field(default_factory=list)
+    # No data could be built (syntax error, unsafe tag, alias bomb); otherwise findings are soft.
+    fatal: bool = False
+
+    def span(self, path: tuple[Any, ...]) -> tuple[int, int]:
+        """First and last line (1-based) of the node at ``path``."""
+        node = self.root
+        for step in path:
+            if isinstance(node, MappingNode):
+                node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == step), None)
+            elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+                node = node.value[step]
+            else:
+                node = None
+            if node is None:
+                return 0, 0
+        return node.start_mark.line + 1, node.end_mark.line + 1
+
+    def position(self, path: tuple[Any, ...]) -> tuple[int, int]:
+        """Line and column of the value at ``path`` (keys and list indexes); the nearest existing parent
+        when the path runs out (a missing field is reported where its mapping starts)."""
+        node = self.root
+        if node is None:
+            return 1, 1
+        best = _pos(node)
+        for step in path:
+            if isinstance(node, MappingNode):
+                nxt = None
+                for k, v in node.value:
+                    if isinstance(k, ScalarNode) and k.value == step:
+                        nxt = v
+                        break
+                if nxt is None:
+                    return best
+                node = nxt
+            elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+                node = node.value[step]
+            else:
+                return best
+            best = _pos(node)
+        return best
+
+    def key_position(self, path: tuple[Any, ...], key: str) -> tuple[int, int]:
+        """Position of a mapping *key* (for unknown-field findings, which point at the key itself)."""
+        node = self.root
+        for step in path:
+            if isinstance(node, MappingNode):
+                node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == step), None)
+            elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+                node = node.value[step]
+            else:
+                node = None
+            if node is None:
+                return self.position(path)
+        if isinstance(node, MappingNode):
+            for k, _ in node.value:
+                if isinstance(k, ScalarNode) and k.value == key:
+                    return _pos(k)
+        return self.position(path)
+
+
+_PLAIN_TAGS = frozenset(_TAG + t for t in ("int", "float", "str", "bool", "null", "timestamp"))
+_INT_RE = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
+_HEX_RE = re.compile(r"^0x[0-9a-fA-F_]+$")
+_OCT_RE = re.compile(r"^0o[0-7_]+$")
+
+
+def _scalar(node: ScalarNode) -> Any:
+    tag = node.tag
+    value = node.value
+    if not tag.startswith(_TAG):
+        raise _problem(node, "unsafe-tag", f"YAML tag '{_short_tag(tag)}' is not allowed: only plain values, lists and mappings")
+    kind = tag[len(_TAG):]
+    if kind == "str":
+        return value
+    if kind == "null":
+        return None
+    if kind == "bool":
+        return _BOOL[value.lower()]
+    if kind == "int":
+        text = value.replace("_", "")
+        if _HEX_RE.match(value):
+            return int(text, 16)
+        if _OCT_RE.match(value):
+            return int(text[2:], 8)
+        return int(text)
+    if kind == "float":
+        text = value.replace("_", "").lower()
+        if text in (".inf", "+.inf"):
+            return float("inf")
+        if text == "-.inf":
+            return float("-inf")
+        if text == ".nan":
+            return float("nan")
+        return float(text)
+    if kind == "timestamp":
+        try:
+            if len(value) == 10:
+                return dt.date.fromisoformat(value)
+            return dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T", 1))
+        except ValueError:
+            return value
+    raise _problem(node, "unsafe-tag", f"YAML tag '!!{kind}' is not allowed: only plain values, lists and mappings")
+
+
+def _check_size(root: Node) -> None:
+    """Refuse documents whose alias expansion would be huge, in time linear in the *unique* nodes."""
+    sizes: dict[int, int] = {}
+    seen_alias: list[Node] = []
+
+    def size(node: Node) -> int:
+        key = id(node)
+        if key in sizes:
+            seen_alias.append(node)
+            return sizes[key]
+        sizes[key] = 1  # guards recursive aliases
+        if isinstance(node, SequenceNode):
+            total = 1 + sum(size(child) for child in node.value)
+        elif isinstance(node, MappingNode):
+            total = 1 + sum(size(k) + size(v) for k, v in node.value)
+        else:
+            total = 1
+        sizes[key] = total
+        return total
+
+    if size(root) > MAX_EXPANDED_NODES:
+        culprit = seen_alias[0] if seen_alias else root
+        raise _problem(
+            culprit,
+            "alias-bomb",
+            f"aliases of the anchor here expand the document beyond {MAX_EXPANDED_NODES:,} values (a 'billion laughs' file?)",
+        )
+
+
+def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
+    """Plain data from a node. Recoverable problems (duplicate keys) go to ``soft`` and building goes on,
+    so one file reports all of them; unsafe tags stop the build."""
+    if isinstance(node, ScalarNode):
+        if raw and not node.style and node.tag in _PLAIN_TAGS:
+            return node.value
+        return _scalar(node)
+    if isinstance(node, SequenceNode):
+        if node.tag != _TAG + "seq":
+            raise _problem(node, "unsafe-tag", f"YAML tag '{_short_tag(node.tag)}' is not allowed: only plain values, lists and mappings")
+        return [_build(child, soft) for child in node.value]
+    if isinstance(node, MappingNode):
+        if node.tag not in (_TAG + "map", _TAG + "omap"):
+            raise _problem(node, "unsafe-tag", f"YAML tag '{_short_tag(node.tag)}' is not allowed: only plain values, lists and mappings")
+        out: dict[Any, Any] = {}
+        first_at: dict[Any, Node] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                raise _problem(key_node, "unsupported-yaml", "merge keys (<<) are not supported: write the fields out")
+            if not isinstance(key_node, ScalarNode):
+                raise _problem(key_node, "wrong-type", "a mapping key must be a plain name")
+            key = _scalar(key_node)
+            if key in first_at:
+                line, _ = _pos(first_at[key])
+                soft.append(
+                    _problem(
+                        key_node,
+                        "duplicate-key",
+                        f"duplicate key {key!r} (first at line {line}); YAML would silently keep only the last one",
+                    ).finding
+                )
+                continue
+            first_at[key] = key_node
+            out[key] = _build(value_node, soft, raw=key in RAW_TEXT_KEYS or key in PROSE_KEYS)
+        return out
+    raise _problem(node, "yaml-syntax", "unexpected YAML node")  # pragma: no cover
+
+
+def _mark_position(exc: yaml.MarkedYAMLError) -> tuple[int, int]:
+    mark = exc.problem_mark or exc.context_mark
+    if mark is None:
+        return 1, 1
+    return mark.line + 1, mark.column + 1
+
+
+def parse_yaml(text: str) -> Document:
+    """Parse one YAML document. Problems come back as findings, never as exceptions."""
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        line, col = _mark_position(exc)
+        problem = exc.problem or str(exc)
+        context = ""
+        if exc.context:
+            started = f" started at line {exc.context_mark.line + 1}" if exc.context_mark else ""
+            context = f" ({exc.context}{started})"
+        return Document(None, None, [Finding(line, col, "error", "yaml-syntax", f"YAML syntax: {problem}{context}")], fatal=True)
+    except yaml.YAMLError as exc:
+        return Document(None, None, [Finding(1, 1, "error", "yaml-syntax", f"YAML: {exc}")], fatal=True)
+    if root is None:
+        return Document(None, None, [Finding(1, 1, "error", "empty-file", "the file is empty")], fatal=True)
+    soft: list[Finding] = []
+    try:
+        _check_size(root)
+        data = _build(root, soft)
+    except YamlProblem as exc:
+        return Document(None, root, [exc.finding], fatal=True)
+    except RecursionError:
+        return Document(None, root, [Finding(*_pos(root), "error", "alias-bomb", "the document nests too deeply")], fatal=True)
+    return Document(data, root, soft)
+
+
+def decode_utf8(raw: bytes) -> tuple[str | None, Finding | None]:
+    """Text of a file, or a finding pointing at the first byte that is not UTF-8."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        return None, Finding(line, col, "error", "not-utf8", f"the file is not UTF-8 (byte 0x{raw[exc.start]:02x})")

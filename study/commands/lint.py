@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "lint",
+        help="check question and topic files (path:line:col: error|warning: CODE message)",
+        description="Check the built-in bank, or the given files and folders together with it (so duplicate "
+        "ids and unknown topics are caught). Exit 0 when clean, 1 with errors (or warnings with --strict), 2 on "
+        "usage errors.",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="question files or folders (default: the built-in bank)")
+    p.add_argument("--json", action="store_true", help="print findings as JSON")
+    p.add_argument("--strict", action="store_true", help="warnings also make the exit code 1")
+    p.add_argument("--no-calc", action="store_true", help="skip evaluating calc expressions (faster)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from study.bank.lint import lint
+    from study.cli import UsageError
+
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {missing[0]}")
+    result = lint(args.paths, with_calc=not args.no_calc)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "files": result.files,
+                    "questions": result.questions,
+                    "cards": result.cards,
+                    "errors": result.errors,
+                    "warnings": result.warnings,
+                    "findings": [d.to_json() for d in result.diagnostics],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for d in result.diagnostics:
+            print(d)
+        import sys
+
+        summary = f"{result.files} files, {result.questions} questions, {result.cards} cards: {result.errors} errors, {result.warnings} warnings"
+        print(summary, file=sys.stderr)
+    failed = result.errors > 0 or (args.strict and result.warnings > 0)
+    return 1 if failed else 0

@@ -1,0 +1,62 @@
+"""Every check of `study lint` against a corpus of broken files, each finding asserted with its position.
+
+Each file in tests/data/lint states what it must produce in `# expect: LINE:COL CODE` comments."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from study.bank.lint import lint
+
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "lint"
+EXPECT = re.compile(r"#\s*expect:\s*(\d+):(\d+)\s+([a-z0-9-]+)")
+
+
+def expectations(path: Path) -> set[tuple[int, int, str]]:
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    return {(int(a), int(b), c) for a, b, c in EXPECT.findall(text)}
+
+
+CASES = sorted(p for p in CORPUS.glob("*.yaml"))
+
+
+def test_corpus_covers_every_required_check() -> None:
+    codes = {code for p in CASES for *_, code in expectations(p)}
+    required = {
+        "yaml-syntax", "duplicate-key", "unknown-field", "wrong-type", "invalid-value", "duplicate-id",
+        "unknown-objective", "unknown-topic", "single-correct-count", "multi-correct-count", "missing-answer",
+        "missing-field", "bad-tolerance", "empty-text", "duplicate-choice", "empty-list", "not-utf8",
+        "empty-file", "not-a-mapping", "unsafe-tag", "alias-bomb", "undefined-placeholder",
+    }
+    assert required <= codes, f"corpus lacks {sorted(required - codes)}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_each_broken_file_reports_exactly_its_findings(path: Path) -> None:
+    # The corpus folder is linted together so the cross-file duplicate id is seen.
+    result = lint([CORPUS], with_calc=False)
+    shown = {d.path for d in result.diagnostics}
+    mine = next(s for s in shown if s.endswith(path.name)) if any(s.endswith(path.name) for s in shown) else None
+    got = {(d.line, d.column, d.code) for d in result.diagnostics if mine and d.path == mine}
+    assert got == expectations(path)
+
+
+def test_valid_file_in_corpus_folder_is_clean() -> None:
+    result = lint([CORPUS / "dupe"], with_calc=False)
+    assert result.diagnostics == ()
+    assert result.questions == 1
+
+
+def test_broken_file_does_not_stop_the_rest_loading(tmp_path: Path) -> None:
+    from study.bank import load_bank
+
+    good = (CORPUS / "dupe" / "duplicate_id_a.yaml").read_text()
+    (tmp_path / "a_good.yaml").write_text(good)
+    (tmp_path / "b_broken.yaml").write_text((CORPUS / "yaml_syntax.yaml").read_text())
+    (tmp_path / "c_bomb.yaml").write_text((CORPUS / "billion_laughs.yaml").read_text())
+    bank = load_bank(questions=[tmp_path])
+    assert [q.id for q in bank.questions] == ["lint-dup-id"]
+    assert {d.code for d in bank.diagnostics} == {"yaml-syntax", "alias-bomb"}

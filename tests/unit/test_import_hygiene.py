@@ -1,0 +1,21 @@
+"""The core never imports Textual: each core package is imported in a fresh interpreter."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+CORE = ["study.calc", "study.bank", "study.quiz", "study.progress", "study.bank.lint", "study.cli"]
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_module_does_not_import_textual(module: str) -> None:
+    code = (
+        "import importlib, sys\n"
+        f"importlib.import_module({module!r})\n"
+        "print('textual' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
