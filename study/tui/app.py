@@ -1,0 +1,183 @@
+"""The ``study`` Textual app: factory, navigation, start-up and exam resume.
+
+Screens other than Home are imported when first opened: the first paint pays only for Textual and the
+home layout, and the bank and store load in a worker right after it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from typing import Any, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from study.tui.services import Clock, Services
+
+# name -> (module under study.tui.screens, class, palette title, help line).
+SCREENS: dict[str, tuple[str, str, str, str]] = {
+    "home": ("home", "HomeScreen", "Home", "dashboard: countdown, readiness, due reviews, streak"),
+    "topics": ("topics", "TopicsScreen", "Topics", "the blueprint as a tree, cards as Markdown"),
+    "review": ("review", "ReviewScreen", "Review", "spaced-repetition session over due items"),
+    "practice": ("practice", "PracticeSetupScreen", "Practice", "questions with immediate feedback"),
+    "exam": ("exam", "ExamStartScreen", "Exam", "50 questions, 60 minutes, like the real one"),
+    "calc": ("calc", "CalcScreen", "Calculator", "GPU memory, throughput and training time"),
+    "progress": ("progress", "ProgressScreen", "Progress", "mastery per objective, history, forecast"),
+    "settings": ("settings", "SettingsScreen", "Settings", "exam date, daily goal, retention, theme"),
+    "help": ("help", "HelpScreen", "Help", "every key, and what readiness means"),
+    "problems": ("problems", "ProblemsScreen", "Bank problems", "what went wrong loading the content"),
+}
+
+
+def screen_class(name: str) -> type[Screen]:
+    module, cls, _title, _help = SCREENS[name]
+    return getattr(importlib.import_module(f"study.tui.screens.{module}"), cls)
+
+
+def _topics_provider() -> type:
+    # textual.command is only needed once the palette opens.
+    from study.tui.commands import TopicsProvider
+
+    return TopicsProvider
+
+
+class StudyApp(App[int]):
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {_topics_provider}
+    TITLE = "study"
+    SUB_TITLE = "NCA-AIIO"
+
+    BINDINGS = [
+        Binding("question_mark,f1", "open('help')", "Help", key_display="?"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    ]
+
+    # Flips once the bank and store are resolved; screens watch it to fill in their data.
+    ready: reactive[bool] = reactive(False)
+
+    def __init__(self, services: Services, *, bench_file: str | None = None) -> None:
+        super().__init__()
+        self.services = services
+        self._bench_file = bench_file
+
+    # -- start-up ---------------------------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        return screen_class("home")()
+
+    def on_mount(self) -> None:
+        self._apply_theme()
+        if self.services.ready:
+            self._services_loaded()
+        else:
+            # After the first refresh, so the worker's imports do not delay the first paint.
+            self.call_after_refresh(self._start_loading)
+        if self._bench_file:
+            self.call_after_refresh(self._bench_mark, "first")
+
+    def _start_loading(self) -> None:
+        self.run_worker(self.services.load, thread=True, name="load-services")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.name == "load-services" and event.state == WorkerState.SUCCESS:
+            self._services_loaded()
+
+    def _services_loaded(self) -> None:
+        self._apply_theme()
+        self.ready = True
+        for err in self.services.errors:
+            self.notify(err, title="start-up", severity="error", timeout=10)
+        bank = self.services.bank
+        problems = [d for d in getattr(bank, "diagnostics", ()) if getattr(d, "severity", "") == "error"]
+        if problems:
+            self.notify(
+                f"{len(problems)} problem(s) while loading the bank; press ! to see them.",
+                title="bank",
+                severity="warning",
+                timeout=8,
+            )
+        self.call_after_refresh(self._offer_resume)
+        if self._bench_file:
+            self.call_after_refresh(self._bench_mark, "ready")
+
+    def _bench_mark(self, label: str) -> None:
+        assert self._bench_file
+        with open(self._bench_file, "a", encoding="utf-8") as fh:
+            fh.write(f"{label} {time.monotonic_ns()}\n")
+        if label == "ready":
+            self.exit(0)
+
+    def _offer_resume(self) -> None:
+        store = self.services.store
+        if store is None or self.services.bank is None:
+            return
+        try:
+            active = store.active_session("exam")
+        except Exception as exc:
+            self.notify(f"could not check for an interrupted exam: {exc}", severity="error")
+            return
+        if not active:
+            return
+        from study.tui.screens.exam import offer_resume
+
+        offer_resume(self, active)
+
+    def _apply_theme(self) -> None:
+        theme = self.services.setting("theme", None)
+        if theme in ("dark", "light"):
+            theme = f"textual-{theme}"
+        if theme and theme in self.available_themes:
+            self.theme = theme
+
+    # -- navigation -------------------------------------------------------------------------------------
+
+    def action_open(self, name: str, **kwargs: Any) -> None:
+        if name == "home":
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            return
+        if name not in SCREENS:
+            return
+        self.push_screen(screen_class(name)(**kwargs))
+
+    def open_topic(self, topic_id: str, card_id: str | None = None) -> None:
+        self.push_screen(screen_class("topics")(topic_id=topic_id, card_id=card_id))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for name, (_m, _c, title, help_text) in SCREENS.items():
+            yield SystemCommand(f"Go to {title}", help_text, lambda n=name: self.action_open(n))
+
+
+def make_app(
+    bank: Any = None,
+    store: Any = None,
+    clock: Clock | None = None,
+    *,
+    db: str | None = None,
+    seed: int | None = None,
+    bench_file: str | None = None,
+) -> StudyApp:
+    """Build the app with injected services; anything left as None is loaded for real."""
+    services = Services(bank=bank, store=store, db=db, seed=seed)
+    if clock is not None:
+        services.clock = clock
+    return StudyApp(services, bench_file=bench_file)
+
+
+def run_app(db: str | None = None) -> int:
+    # STUDY_TUI_BENCH names a file where bench/startup.py reads paint times; the app then exits by itself.
+    bench_file = os.environ.get("STUDY_TUI_BENCH") or None
+    app = make_app(db=db, bench_file=bench_file)
+    result = app.run()
+    if app.return_code not in (None, 0):
+        return int(app.return_code)
+    return int(result or 0)
+
+
+__all__ = ["StudyApp", "make_app", "run_app", "SCREENS"]

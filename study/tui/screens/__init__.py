@@ -1,0 +1,1 @@
+"""One module per screen; imported on first use to keep start-up cheap."""

@@ -1,0 +1,75 @@
+"""Home: exam countdown and readiness per domain, due reviews, streak, heatmap, and one key per activity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from study.tui.widgets.bars import BarChart
+from study.tui.widgets.heatmap import Heatmap
+
+
+class HomeScreen(Screen):
+    BINDINGS = [
+        Binding("r", "app.open('review')", "Review"),
+        Binding("p", "app.open('practice')", "Practice"),
+        Binding("e", "app.open('exam')", "Exam"),
+        Binding("c", "app.open('calc')", "Calc"),
+        Binding("t", "app.open('topics')", "Topics"),
+        Binding("g", "app.open('progress')", "Progress"),
+        Binding("s", "app.open('settings')", "Settings"),
+        Binding("exclamation_mark", "app.open('problems')", "Problems", key_display="!"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="home-top"):
+            with Vertical(id="home-exam", classes="panel"):
+                yield Static("Loading the question bank…", id="home-countdown")
+                yield BarChart(id="home-readiness")
+            with Vertical(id="home-today", classes="panel"):
+                yield Static("", id="home-due")
+        yield Static("", id="home-next", classes="panel")
+        yield Heatmap(id="home-heatmap", classes="panel")
+        yield Static("", id="home-problems")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#home-exam").border_title = "Exam"
+        self.query_one("#home-today").border_title = "Today"
+        self.query_one("#home-next").border_title = "Study next"
+        self.query_one("#home-heatmap").border_title = "Activity"
+        self.watch(self.app, "ready", self._on_ready, init=True)
+
+    def on_screen_resume(self) -> None:
+        # Coming back from a quiz: the figures changed.
+        if getattr(self.app, "ready", False):
+            self.refresh_data()
+
+    def _on_ready(self, ready: bool) -> None:
+        if ready:
+            self.refresh_data()
+
+    def refresh_data(self) -> None:
+        from study.tui import summary
+
+        services = self.app.services
+        data = summary.home(services)
+        self._show(data)
+
+    def _show(self, data: dict[str, Any]) -> None:
+        self.query_one("#home-countdown", Static).update(data["countdown"])
+        self.query_one("#home-readiness", BarChart).set_rows(data["readiness_rows"])
+        self.query_one("#home-due", Static).update(data["today"])
+        self.query_one("#home-next", Static).update(data["next"])
+        heat = self.query_one("#home-heatmap", Heatmap)
+        heat.set_counts(data["heatmap"], data["today_date"])
+        problems = self.query_one("#home-problems", Static)
+        problems.update(data["problems"])
+        problems.display = bool(data["problems"])

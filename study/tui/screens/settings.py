@@ -1,0 +1,97 @@
+"""Settings: exam date, daily goal, desired retention and theme, kept in the progress store."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+
+THEMES = [("dark", "textual-dark"), ("light", "textual-light")]
+
+
+class SettingsScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+s", "save", "Save"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Grid(id="settings-grid", classes="panel"):
+            yield Label("Exam date (YYYY-MM-DD)")
+            yield Input(id="set-exam-date", placeholder="2027-01-15")
+            yield Label("Daily goal (answers)")
+            yield Input(id="set-daily-goal", type="integer", placeholder="20")
+            yield Label("Desired retention (0.70-0.97)")
+            yield Input(id="set-retention", type="number", placeholder="0.9")
+            yield Label("Theme")
+            yield Select(THEMES, id="set-theme", allow_blank=False, value="textual-dark")
+        with Horizontal(id="settings-buttons"):
+            yield Button("Save", id="settings-save", variant="primary")
+        yield Static("", id="settings-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#settings-grid").border_title = "Settings"
+        self.watch(self.app, "ready", self._load, init=True)
+
+    def _load(self, ready: bool) -> None:
+        if not ready:
+            return
+        s = self.app.services
+        self.query_one("#set-exam-date", Input).value = str(s.setting("exam_date", "") or "")
+        self.query_one("#set-daily-goal", Input).value = str(s.setting("daily_goal", 20) or "")
+        self.query_one("#set-retention", Input).value = str(s.setting("desired_retention", 0.9) or "")
+        theme = s.setting("theme", None) or self.app.theme
+        if theme in ("dark", "light"):
+            theme = f"textual-{theme}"
+        if theme in dict((v, k) for k, v in THEMES):
+            self.query_one("#set-theme", Select).value = theme
+
+    @on(Select.Changed, "#set-theme")
+    def _preview_theme(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.app.theme = event.value
+
+    @on(Button.Pressed, "#settings-save")
+    def _pressed(self) -> None:
+        self.action_save()
+
+    def action_save(self) -> None:
+        store = self.app.services.store
+        msg = self.query_one("#settings-message", Static)
+        raw_date = self.query_one("#set-exam-date", Input).value.strip()
+        raw_goal = self.query_one("#set-daily-goal", Input).value.strip()
+        raw_ret = self.query_one("#set-retention", Input).value.strip()
+        try:
+            exam_date = date.fromisoformat(raw_date).isoformat() if raw_date else None
+        except ValueError:
+            msg.update("The exam date must look like 2027-01-15.")
+            return
+        try:
+            goal = int(raw_goal) if raw_goal else 20
+            retention = float(raw_ret) if raw_ret else 0.9
+        except ValueError:
+            msg.update("The daily goal is a whole number and the retention a decimal like 0.9.")
+            return
+        if not 0.7 <= retention <= 0.97:
+            msg.update("Desired retention must be between 0.70 and 0.97.")
+            return
+        if goal < 1:
+            msg.update("The daily goal must be at least 1.")
+            return
+        if store is None:
+            msg.update("The progress store is not open; settings cannot be saved.")
+            return
+        theme = self.query_one("#set-theme", Select).value
+        store.set_setting("exam_date", exam_date)
+        store.set_setting("daily_goal", goal)
+        store.set_setting("desired_retention", retention)
+        store.set_setting("theme", "light" if theme == "textual-light" else "dark")
+        msg.update("Saved.")
+        self.notify("Settings saved.", timeout=2)

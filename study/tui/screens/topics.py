@@ -1,0 +1,218 @@
+"""Topics: the blueprint as a tree (domain, objective, topic, card), search, and cards rendered as Markdown."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Markdown, Static, Tree
+
+RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
+
+
+class TopicsScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("slash", "search", "Search", key_display="/"),
+        Binding("x", "practice_topic", "Questions"),
+        Binding("m", "mark_read", "Mark read"),
+        Binding("1", "rate('1')", "Again", show=False),
+        Binding("2", "rate('2')", "Hard", show=False),
+        Binding("3", "rate('3')", "Good", show=False),
+        Binding("4", "rate('4')", "Easy", show=False),
+        Binding("right_square_bracket", "next_card", "Next card", key_display="]"),
+    ]
+
+    def __init__(self, topic_id: str | None = None, card_id: str | None = None) -> None:
+        super().__init__()
+        self._initial = (topic_id, card_id)
+        self.selected: tuple[str, str] | None = None  # ("topic"|"card"|"objective"|"domain", id)
+        self._shown_at = time.monotonic()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            with Vertical(id="topics-side"):
+                yield Input(placeholder="search topics and cards", id="topics-search")
+                yield Tree("Blueprint", id="topics-tree")
+            with VerticalScroll(id="topics-card", classes="panel"):
+                yield Markdown("", id="topics-markdown")
+            yield Static("", id="topics-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#topics-card").border_title = "Card"
+        tree = self.query_one(Tree)
+        tree.show_root = False
+        self.watch(self.app, "ready", self._on_ready, init=True)
+
+    def _on_ready(self, ready: bool) -> None:
+        if not ready or self.app.services.bank is None:
+            return
+        self.build_tree("")
+        topic_id, card_id = self._initial
+        if card_id:
+            self.show("card", card_id)
+        elif topic_id:
+            self.show("topic", topic_id)
+        self.query_one(Tree).focus()
+
+    # -- tree -------------------------------------------------------------------------------------------
+
+    def build_tree(self, query: str) -> None:
+        bank = self.app.services.bank
+        q = query.strip().lower()
+        tree = self.query_one(Tree)
+        tree.clear()
+        for domain in bank.blueprint.domains:
+            dnode = tree.root.add(f"{domain.id} {domain.name} ({domain.weight}%)", data=("domain", domain.id))
+            any_in_domain = False
+            for obj in domain.objectives:
+                topics = [t for t in bank.topics if obj.id in t.meta.objectives]
+                onode = None
+                for topic in topics:
+                    cards = [c for c in topic.cards if not q or q in c.title.lower() or q in c.body.lower()]
+                    topic_hit = not q or q in topic.meta.title.lower()
+                    if not (topic_hit or cards):
+                        continue
+                    if onode is None:
+                        onode = dnode.add(f"{obj.id} {obj.title}", data=("objective", obj.id))
+                    tnode = onode.add(topic.meta.title, data=("topic", topic.id))
+                    for card in cards if q else topic.cards:
+                        tnode.add_leaf(card.title, data=("card", card.id))
+                    if q:
+                        tnode.expand()
+                if onode is None and not q:
+                    n = len(bank.questions_for(objective=obj.id)) if hasattr(bank, "questions_for") else 0
+                    onode = dnode.add_leaf(f"{obj.id} {obj.title}  [dim]({n} q)[/]", data=("objective", obj.id))
+                if onode is not None:
+                    any_in_domain = True
+                    if q:
+                        onode.expand()
+            if any_in_domain and q:
+                dnode.expand()
+            if not q:
+                dnode.expand()
+
+    @on(Input.Changed, "#topics-search")
+    def _search(self, event: Input.Changed) -> None:
+        self.build_tree(event.value)
+
+    @on(Input.Submitted, "#topics-search")
+    def _search_done(self) -> None:
+        self.query_one(Tree).focus()
+
+    @on(Tree.NodeHighlighted)
+    def _highlighted(self, event: Tree.NodeHighlighted) -> None:
+        if event.node.data:
+            kind, ident = event.node.data
+            self.show(kind, ident)
+
+    # -- display ----------------------------------------------------------------------------------------
+
+    def show(self, kind: str, ident: str) -> None:
+        bank = self.app.services.bank
+        md = self.query_one("#topics-markdown", Markdown)
+        panel = self.query_one("#topics-card")
+        self.selected = (kind, ident)
+        self._shown_at = time.monotonic()
+        if kind == "card":
+            card = bank.card(ident)
+            topic = bank.topic(card.topic)
+            panel.border_title = f"{topic.meta.title}"
+            status = self._card_status(card.id)
+            md.update(f"## {card.title}\n\n{card.body}\n\n---\n*objectives {', '.join(card.objectives)}* {status}")
+        elif kind == "topic":
+            topic = bank.topic(ident)
+            panel.border_title = topic.meta.title
+            lines = [f"# {topic.meta.title}", "", topic.intro or "", ""]
+            lines += [f"- {c.title}" for c in topic.cards]
+            refs = "\n".join(f"- [{r.title}]({r.url})" for r in topic.meta.references)
+            volatile = " · *volatile: check the references*" if topic.meta.volatile else ""
+            lines += ["", "**References**", refs, "", f"*verified {topic.meta.verified}*{volatile}"]
+            md.update("\n".join(lines))
+        elif kind == "objective":
+            obj = bank.blueprint.objective(ident)
+            n = len(bank.questions_for(objective=ident))
+            panel.border_title = f"Objective {ident}"
+            md.update(f"## {ident} {obj.title}\n\n{n} questions in the bank. Press **x** to practise them.")
+        elif kind == "domain":
+            dom = next(d for d in bank.blueprint.domains if d.id == ident)
+            panel.border_title = f"Domain {ident}"
+            objs = "\n".join(f"- {o.id} {o.title}" for o in dom.objectives)
+            md.update(f"## {dom.name}\n\n{dom.weight}% of the exam.\n\n{objs}")
+
+    def _card_status(self, card_id: str) -> str:
+        store = self.app.services.store
+        if store is None:
+            return ""
+        try:
+            state = store.item_state(card_id)
+        except Exception:
+            return ""
+        if state is None:
+            return "· *not reviewed yet*"
+        due = getattr(state, "due", None)
+        return f"· *next review {due:%Y-%m-%d}*" if due else "· *reviewed*"
+
+    # -- actions ----------------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_search(self) -> None:
+        self.query_one("#topics-search", Input).focus()
+
+    def _topic_of_selection(self) -> str | None:
+        if not self.selected:
+            return None
+        kind, ident = self.selected
+        bank = self.app.services.bank
+        if kind == "topic":
+            return ident
+        if kind == "card":
+            return bank.card(ident).topic
+        return None
+
+    def action_practice_topic(self) -> None:
+        if not self.selected:
+            return
+        kind, ident = self.selected
+        filters: dict[str, Any] = {}
+        if kind in ("topic", "card"):
+            filters["topic"] = self._topic_of_selection()
+        elif kind == "objective":
+            filters["objective"] = ident
+        elif kind == "domain":
+            filters["domain"] = ident
+        from study.tui.screens.practice import start_practice
+
+        start_practice(self.app, **filters)
+
+    def action_mark_read(self) -> None:
+        self._rate_card("3", read=True)
+
+    def action_rate(self, key: str) -> None:
+        self._rate_card(key)
+
+    def _rate_card(self, key: str, read: bool = False) -> None:
+        if not self.selected or self.selected[0] != "card":
+            self.notify("Select a card first.", severity="warning")
+            return
+        from study.tui import actions
+
+        card_id = self.selected[1]
+        seconds = time.monotonic() - self._shown_at
+        actions.rate_card(self.app.services, card_id, RATING_KEYS[key], seconds)
+        label = "read" if read else RATING_KEYS[key]
+        self.notify(f"Card marked {label}.", timeout=2)
+        self.show("card", card_id)
+
+    def action_next_card(self) -> None:
+        tree = self.query_one(Tree)
+        tree.action_cursor_down()

@@ -1,0 +1,74 @@
+"""Horizontal bars for readiness, scores and memory, drawn as text so they work in 80 columns and NO_COLOR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+
+
+def bar(fraction: float, width: int, *, style: str = "", marker: float | None = None) -> Text:
+    """A bar ``width`` cells wide filled to ``fraction`` (clamped), with an optional target tick."""
+    width = max(1, width)
+    fraction = min(max(fraction, 0.0), 1.0)
+    eighths = round(fraction * width * 8)
+    full, part = divmod(eighths, 8)
+    cells = ["█"] * full
+    if full < width:
+        cells.append(EIGHTHS[part] if part else " ")
+        cells.extend(" " * (width - full - 1))
+    if marker is not None and 0 <= marker <= 1:
+        idx = min(width - 1, int(marker * width))
+        if cells[idx] == " ":
+            cells[idx] = "│"
+    text = Text("".join(cells), style=style)
+    return text
+
+
+@dataclass(frozen=True)
+class BarRow:
+    label: str
+    fraction: float
+    value: str
+    marker: float | None = None
+    style: str = ""
+
+
+class BarChart(Static):
+    """Labelled bars; the bar width follows the widget's width so resizing keeps one row per bar."""
+
+    DEFAULT_CSS = """
+    BarChart { height: auto; }
+    """
+
+    def __init__(self, rows: list[BarRow] | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._rows = list(rows or [])
+
+    def set_rows(self, rows: list[BarRow]) -> None:
+        self._rows = list(rows)
+        self.refresh(layout=True)
+
+    @property
+    def rows(self) -> list[BarRow]:
+        return list(self._rows)
+
+    def render(self) -> Text:
+        if not self._rows:
+            return Text("")
+        width = max(self.size.width, 30)
+        label_w = min(max(len(r.label) for r in self._rows), max(10, width // 2))
+        value_w = max(len(r.value) for r in self._rows)
+        bar_w = max(6, width - label_w - value_w - 3)
+        out = Text()
+        for i, row in enumerate(self._rows):
+            if i:
+                out.append("\n")
+            label = row.label if len(row.label) <= label_w else row.label[: label_w - 1] + "…"
+            out.append(label.ljust(label_w) + " ")
+            out.append_text(bar(row.fraction, bar_w, style=row.style or "green", marker=row.marker))
+            out.append(" " + row.value.rjust(value_w))
+        return out
