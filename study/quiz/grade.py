@@ -118,26 +118,21 @@ def _read_number(instance: Instance, text: str) -> _Reading:
         value = float(text.replace(",", "").strip())
         base = None
         if unit.strip() not in ("", "1", "%"):
-            try:
-                from study.calc import convert
+            from study.calc import convert
 
-                base = float(convert(value, unit))
-            except Exception:
-                base = None
+            base = float(convert(value, unit))
         return _Reading(value, format_value(value, unit, digits), base_value=base)
-    try:
-        from study.calc import convert, dimension_name, parse_quantity, parse_unit
-    except ImportError as exc:  # pragma: no cover - calc ships with the package
-        raise AnswerError("numbers with units need the calculator") from exc
+    from study.calc import convert, dimension_name, parse_quantity, parse_unit
+
     try:
         q = parse_quantity(text)
     except ValueError as exc:
         raise AnswerError(f"cannot read {text!r} as a number with a unit: {exc}") from exc
-    wanted = parse_unit(unit).dim if unit.strip() not in ("", "1") else parse_quantity("1").dim
-    if q.dim != wanted:
+    wanted = parse_unit(unit).dim
+    # Counts (tokens, GPUs) carry no conversion factor: "16 GPUs" answers a question asked in "GPUs" or "1".
+    if q.dim != wanted and q.dim.without_counts() != wanted.without_counts():
         return _Reading(None, text, dimension_name(q.dim), dimension_name(wanted))
-    value = float(convert(float(q.value), unit)) if unit.strip() not in ("", "1") else float(q.value)
-    return _Reading(value, text)
+    return _Reading(float(convert(float(q.value), unit)), text)
 
 
 def grade_answer(instance: Instance, given: Any) -> Grade:

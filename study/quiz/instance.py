@@ -183,8 +183,6 @@ def evaluate(src: str, env: Mapping[str, Any]) -> Any:
 def in_unit(evaluation: Any, unit: str) -> float:
     from study.calc import convert
 
-    if unit.strip() in ("", "1"):
-        return float(evaluation.value)
     return float(convert(float(evaluation.value), unit))
 
 

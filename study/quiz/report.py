@@ -8,6 +8,7 @@ The pass/fail line compares against a target the project chose (``content/bluepr
 from __future__ import annotations
 
 import json
+import textwrap
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -144,7 +145,8 @@ class Report:
                 if q.derivation:
                     lines.append("    Worked:")
                     lines += [f"      {step}" for step in q.derivation]
-                lines.append(f"    Why: {q.explanation.strip()}")
+                why = textwrap.indent(q.explanation.strip(), "      ").lstrip()
+                lines.append(f"    Why: {why}")
         return "\n".join(lines)
 
 

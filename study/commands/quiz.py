@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+import argparse
+import sys
+
+from study.cli import EXIT_USAGE, UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "quiz",
+        help="take a practice quiz or a timed exam; --plain runs it in a plain terminal",
+        description="Practice quizzes and timed exams. With --plain, questions are printed one at a time and "
+        "answers read one line each (a letter, letters separated by commas, T or F, or a number with its "
+        "unit); an empty line skips; :flag, :back, :next, :review, :N, :submit and :quit do what they say. "
+        "End of input submits.",
+    )
+    p.add_argument("--plain", action="store_true", help="plain terminal: no full-screen app (scripts, screen readers)")
+    p.add_argument("--mode", choices=("exam", "practice", "quiz"), default="practice",
+                   help="exam: 50 questions in 60 minutes shaped like the real one; practice: feedback after "
+                   "each answer; quiz: a custom timed quiz (--count in --minutes) graded at the end")
+    p.add_argument("--count", type=int, help="number of questions (exam 50, practice 10)")
+    p.add_argument("--minutes", type=float, help="time limit (exam: 60 for 50 questions, scaled)")
+    p.add_argument("--domain", choices=("1", "2", "3"), help="practice one domain")
+    p.add_argument("--objective", help="practice one objective, e.g. 2.1")
+    p.add_argument("--topic", help="practice one topic id")
+    p.add_argument("--difficulty", help="1, 2, 3 or a list like 2,3")
+    p.add_argument("--pick", choices=("any", "due", "weak", "missed", "unseen"), default="any",
+                   help="practice: which questions (due, weak, missed and unseen read your progress)")
+    p.add_argument("--seed", help="seed for a reproducible selection (printed when not given)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON on stdout (prompts go to stderr)")
+    p.add_argument("--no-store", action="store_true", help="keep no history: do not read or record progress")
+    p.add_argument("--resume", action="store_true", help="resume the unfinished exam or timed quiz in the store")
+    p.add_argument("--questions", action="append", metavar="PATH",
+                   help="question files or folders instead of the built-in bank (repeatable)")
+    p.add_argument("--content", metavar="PATH", help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    p.set_defaults(func=run)
+
+
+def _difficulty(text: str | None) -> tuple[int, ...] | None:
+    if not text:
+        return None
+    try:
+        values = tuple(int(x) for x in text.replace(" ", "").split(",") if x)
+    except ValueError:
+        raise UsageError(f"--difficulty takes 1, 2, 3 or a list like 2,3, not {text!r}") from None
+    if not values or any(v not in (1, 2, 3) for v in values):
+        raise UsageError(f"--difficulty takes 1, 2, 3 or a list like 2,3, not {text!r}")
+    return values
+
+
+def _open_store(args: argparse.Namespace):
+    if args.no_store:
+        return None
+    try:
+        from study.progress import StoreError, open_store
+    except ImportError:  # the progress store is optional for a quiz
+        return None
+    from study.paths import default_db_path
+
+    try:
+        store = open_store(default_db_path(args.db))
+    except StoreError as exc:
+        print(f"study: warning: {exc}; this quiz is not recorded", file=sys.stderr)
+        return None
+    notice = getattr(store, "notice", None)
+    if notice:
+        print(f"study: {notice}", file=sys.stderr)
+    return store
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.plain:
+        print("study quiz: the full-screen practice and exam screens open from `study`; "
+              "use `study quiz --plain` for the plain terminal", file=sys.stderr)
+        return EXIT_USAGE
+    import os
+
+    from study.bank import load_bank
+    from study.quiz import SelectionError, build_exam, build_practice
+    from study.quiz.clock import system_clock
+    from study.quiz.plain import run_plain
+    from study.quiz.session import QuizSession
+
+    if args.count is not None and args.count < 1:
+        raise UsageError("--count must be at least 1")
+    if args.minutes is not None and args.minutes <= 0:
+        raise UsageError("--minutes must be positive")
+    difficulty = _difficulty(args.difficulty)
+    bank = load_bank(questions=args.questions, content=args.content)
+    for d in bank.errors if hasattr(bank, "errors") else ():
+        print(f"study: {d}", file=sys.stderr)
+    talk = sys.stderr if args.json else sys.stdout
+    seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
+    if args.seed is None:
+        print(f"seed {seed} (repeat this quiz with --seed {seed})", file=talk)
+    seed_value: int | str = int(seed) if seed.isdigit() else seed
+
+    store = _open_store(args)
+    clock = system_clock
+    try:
+        session = None
+        if args.resume:
+            if store is None:
+                raise UsageError("--resume needs the progress store")
+            kind = "exam" if args.mode == "exam" else args.mode
+            active = store.active_session(kind)
+            if active is None:
+                raise UsageError(f"no unfinished {kind} to resume")
+            session = QuizSession.from_json(active[1], bank, clock=clock, store=store)
+            session.resume(clock())
+        elif args.mode == "exam":
+            session = build_exam(bank, seed_value, count=args.count, minutes=args.minutes, store=store,
+                                 now=clock(), clock=clock,
+                                 questions=_filtered(bank, args, difficulty))
+        else:
+            session = build_practice(
+                bank, seed_value, count=args.count or 10, domain=args.domain, objective=args.objective,
+                topic=args.topic, difficulty=difficulty, pick=args.pick, minutes=args.minutes,
+                timed_like_exam=args.mode == "quiz", store=store, now=clock(), clock=clock,
+            )
+        report = run_plain(session, sys.stdin, talk, clock)
+    except SelectionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        if store is not None and hasattr(store, "close"):
+            store.close()
+    if report is None:
+        return 0
+    if args.json:
+        data = report.to_dict()
+        data["seed"] = seed_value
+        import json
+
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print()
+        print(report.render_text())
+    return 0
+
+
+def _filtered(bank, args: argparse.Namespace, difficulty):
+    """An exam normally draws from the whole bank; filters, when given, narrow it (a domain-only mock)."""
+    if not (args.domain or args.objective or args.topic or difficulty):
+        return None
+    from study.quiz import filter_questions
+
+    return filter_questions(bank.questions, domain=args.domain, objective=args.objective, topic=args.topic,
+                            difficulty=difficulty)

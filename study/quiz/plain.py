@@ -1,0 +1,184 @@
+"""``study quiz --plain``: the quiz engine in a plain terminal, for scripts and screen readers.
+
+One question at a time, choices labelled A, B, C; one line of input per question: a letter, letters
+separated by commas (multi), T or F, or a number with its unit. An empty line skips. Commands: ``:flag``,
+``:back``, ``:next``, ``:review``, ``:N`` (go to question N), ``:submit``, ``:quit`` (leave an exam to resume
+later). End of input submits. No colour, no cursor movement: output is line-oriented text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import IO
+
+from study.quiz.clock import Clock
+from study.quiz.grade import AnswerError, Grade
+from study.quiz.instance import Instance
+from study.quiz.report import Report
+from study.quiz.session import QuizSession, SessionError, TimeUp, format_left
+
+HELP = "commands: :flag  :back  :next  :review  :N (go to N)  :submit  :quit  (empty line skips)"
+_MD = re.compile(r"(\*\*|__|`)")
+
+
+def plain_text(markdown: str) -> str:
+    """Markdown emphasis and code marks removed: screen readers otherwise read the asterisks aloud."""
+    return _MD.sub("", markdown).strip()
+
+
+def describe(inst: Instance, position: int, total: int, session: QuizSession, now_left: str | None) -> str:
+    head = f"Question {position} of {total} (objective {inst.objective})"
+    if session.flags[position - 1]:
+        head += " [flagged]"
+    if session.answers[position - 1] is not None and not session.feedback:
+        head += f" [answer: {session.answers[position - 1]}]"
+    if now_left:
+        head += f" - {now_left} left"
+    lines = [head, plain_text(inst.stem)]
+    for label, opt in zip(inst.labels, inst.options):
+        lines.append(f"  {label}) {plain_text(opt.text)}")
+    lines.append(f"Answer: {answer_hint(inst)}")
+    return "\n".join(lines)
+
+
+def answer_hint(inst: Instance) -> str:
+    if inst.type == "true_false":
+        return "T or F"
+    if inst.is_multi:
+        return f"{inst.choose} letters separated by commas"
+    if inst.is_numeric_typed:
+        assert inst.numeric is not None
+        return f"a number with its unit (the question's unit is {inst.numeric.unit})"
+    return "one letter"
+
+
+def feedback_text(grade: Grade, inst: Instance) -> str:
+    lines = [grade.message]
+    if not inst.is_multi and not grade.correct:
+        lines += [f"  You picked {p.label}: {p.why}" for p in grade.picks if p.picked and p.why]
+    if inst.is_multi and not grade.correct:
+        for p in grade.picks:
+            mark = ("right" if p.correct else "wrong") if p.picked else ("missed" if p.correct else "")
+            if mark:
+                lines.append(f"  {p.label}) {mark}: {p.why}")
+    if grade.derivation:
+        lines.append("Worked:")
+        lines += [f"  {step}" for step in grade.derivation]
+    lines.append(f"Why: {plain_text(inst.explanation)}")
+    if inst.references:
+        title, url = inst.references[0]
+        lines.append(f"Source: {title} <{url}>")
+    return "\n".join(lines)
+
+
+def review_text(session: QuizSession) -> str:
+    r = session.review()
+    unanswered = ", ".join(str(i + 1) for i in r.unanswered) or "none"
+    flagged = ", ".join(str(i + 1) for i in r.flagged) or "none"
+    return f"Unanswered: {unanswered}. Flagged: {flagged}. Type :N to go to question N, :submit to finish."
+
+
+def run_plain(
+    session: QuizSession,
+    stdin: IO[str],
+    out: IO[str],
+    clock: Clock,
+) -> Report | None:
+    """Drive ``session`` from ``stdin`` lines, writing prompts and feedback to ``out``.
+
+    Returns the report, or ``None`` when the learner typed ``:quit`` (the session stays resumable in the
+    store). The deadline is checked before every prompt and after every line: a blocking read cannot be
+    interrupted, so an answer typed after the deadline is refused and the exam is submitted as it stood.
+    """
+
+    def say(text: str = "") -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    timed = f", {format_left(session.minutes * 60)}" if session.minutes else ""
+    say(f"{session.mode.capitalize()}: {session.count} questions{timed}. {HELP}")
+    show = True
+    while not session.finished:
+        for alert in session.tick(clock()):
+            say("Time is up: the quiz was submitted." if alert == "time up" else f"Time check: {alert} left.")
+        if session.finished:
+            break
+        if show:
+            left = session.remaining(clock())
+            say()
+            say(describe(session.current, session.index + 1, session.count, session,
+                         format_left(left.total_seconds()) if left is not None else None))
+        show = True
+        line = stdin.readline()
+        if line == "":
+            say("End of input: submitting.")
+            break
+        text = line.strip()
+        try:
+            if text.startswith(":"):
+                cmd = text[1:].strip().lower()
+                if cmd == "submit":
+                    break
+                if cmd == "quit":
+                    if session.feedback or session.store is None:
+                        break
+                    say("Left the quiz; it resumes with --resume.")
+                    return None
+                if cmd == "flag":
+                    on = session.flag(clock())
+                    say("Flagged." if on else "Flag removed.")
+                    show = False
+                elif cmd == "back":
+                    if not session.previous(clock()):
+                        say("This is the first question.")
+                elif cmd in ("next", ""):
+                    if not session.next(clock()):
+                        say(_end_text(session))
+                        show = False
+                elif cmd == "review":
+                    say(review_text(session))
+                    show = False
+                elif cmd == "help":
+                    say(HELP)
+                    show = False
+                elif cmd.isdigit():
+                    session.goto(int(cmd) - 1, clock())
+                else:
+                    say(f"Unknown command {text!r}. {HELP}")
+                    show = False
+                continue
+            if not text:
+                if not session.next(clock()):
+                    if session.feedback:
+                        break
+                    say(_end_text(session))
+                    show = False
+                continue
+            if session.feedback and session.answered():
+                say("Already answered; press Enter for the next question.")
+                show = False
+                continue
+            grade = session.answer(text, clock())
+            if grade is not None:
+                say(feedback_text(grade, session.current))
+            if not session.next(clock()):
+                if session.feedback:
+                    break
+                say(_end_text(session))
+                show = False
+        except AnswerError as exc:
+            say(f"{exc}. Answer: {answer_hint(session.current)}")
+            show = False
+        except TimeUp:
+            say("Time is up: the quiz was submitted; that answer came too late.")
+        except SessionError as exc:
+            say(str(exc))
+            show = False
+    return session.submit(clock())
+
+
+def _end_text(session: QuizSession) -> str:
+    r = session.review()
+    if r.empty:
+        return "That was the last question. Type :submit to finish, :back or :N to revisit."
+    return f"That was the last question. {review_text(session)}"
