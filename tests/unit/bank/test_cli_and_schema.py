@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from study import paths
+from study.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+CORPUS = ROOT / "tests" / "data" / "lint"
+
+
+def _jsonable(value):
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def test_schema_validates_every_shipped_question_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    files = sorted(paths.questions_dir().rglob("*.yaml"))
+    assert files, "the bank ships question files"
+    for f in files:
+        data = _jsonable(yaml.safe_load(f.read_text(encoding="utf-8")))
+        errors = list(validator.iter_errors(data))
+        assert not errors, f"{f}: {errors[0].message}"
+
+
+def test_schema_rejects_what_lint_rejects(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["schema"])
+    validator = jsonschema.Draft202012Validator(json.loads(capsys.readouterr().out))
+    data = _jsonable(yaml.safe_load((CORPUS / "unknown_field.yaml").read_text()))
+    assert any("anwser" in e.message for e in validator.iter_errors(data))
+
+
+def test_lint_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "--no-calc", str(CORPUS)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == sorted(out, key=lambda l: (l.split(":")[0], int(l.split(":")[1]), int(l.split(":")[2])))
+    assert all(": error: " in l or ": warning: " in l for l in out)
+    assert main(["lint", "no/such/file.yaml"]) == 2
+
+
+def test_lint_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "--json", "--no-calc", str(CORPUS / "duplicate_key.yaml")]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == 1
+    assert report["findings"][0]["code"] == "duplicate-key"
+    assert report["findings"][0]["line"] == 7
+
+
+def test_shipped_bank_lints_clean() -> None:
+    proc = subprocess.run([sys.executable, "-m", "study", "lint"], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+def test_bank_stats_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bank", "stats", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert [d["weight"] for d in stats["domains"]] == [38, 40, 22]
+    assert sum(d["questions"] for d in stats["domains"]) == stats["questions"]
+    assert sum(len(d["objectives"]) for d in stats["domains"]) == 22
