@@ -168,6 +168,9 @@ class Store:
             raise StoreError(f"progress store {path} is a folder, not a file")
         self._check_writable(path)
         try:
+            # Check the header before SQLite opens the file: closing a connection may delete a -wal file,
+            # and a stale one must be kept beside the file it belongs to.
+            _check_header(path)
             return self._connect(path)
         except _NotADatabase as exc:
             moved = self._move_aside(path)
@@ -195,7 +198,14 @@ class Store:
             raise StoreError(f"cannot open the progress store {path}: {exc}") from exc
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            version = self._read_version(conn)
+            try:
+                version = self._read_version(conn)
+            except sqlite3.DatabaseError as exc:
+                # Only a damaged or non-database file is moved aside; a busy, read-only or failing disk is
+                # reported, because moving a healthy store aside would hide the learner's history.
+                if _errcode(exc) in (_SQLITE_NOTADB, _SQLITE_CORRUPT):
+                    raise _NotADatabase(str(exc)) from exc
+                raise
             if version > SCHEMA_VERSION:
                 raise StoreError(
                     f"progress store {path} was written by a newer version of study (schema {version}, this "
@@ -207,21 +217,23 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             if version < SCHEMA_VERSION:
-                with self._write(conn):
-                    # Re-read under the write lock: another process may have migrated meanwhile.
-                    current = conn.execute("PRAGMA user_version").fetchone()[0]
-                    if current < SCHEMA_VERSION:
-                        migrate(conn, current)
+                try:
+                    with self._write(conn):
+                        # Re-read under the write lock: another process may have migrated meanwhile.
+                        current = conn.execute("PRAGMA user_version").fetchone()[0]
+                        if current < SCHEMA_VERSION:
+                            migrate(conn, current)
+                except sqlite3.Error as exc:
+                    raise StoreError(
+                        f"could not upgrade the progress store {path} from schema {version} to {SCHEMA_VERSION}"
+                        f" ({exc}); it was left unchanged"
+                    ) from exc
         except _ForeignDatabase:
             conn.close()
             raise StoreError(f"{path} is a SQLite database that study did not create; refusing to change it") from None
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
             conn.close()
-            if isinstance(exc, sqlite3.OperationalError) and _is_readonly(exc):
-                raise StoreError(f"cannot write the progress store {path}: {exc}") from exc
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                raise StoreError(f"progress store {path} is locked by another process: {exc}") from exc
-            raise _NotADatabase(str(exc)) from exc
+            raise _write_error(path, exc) from exc
         except BaseException:
             conn.close()
             raise
@@ -598,6 +610,21 @@ class _NotADatabase(Exception):
     pass
 
 
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _check_header(path: Path) -> None:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(_SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read the progress store {path}: {exc.strerror or exc}") from exc
+    if head and head != _SQLITE_MAGIC:
+        raise _NotADatabase("file is not a database")
+
+
 class _ForeignDatabase(Exception):
     pass
 
@@ -617,7 +644,7 @@ class _locked_tx:
         try:
             self.tx = Store._Tx(self.store._conn)
             return self.tx.__enter__()
-        except sqlite3.OperationalError as exc:
+        except sqlite3.Error as exc:
             self.store._lock.release()
             raise _write_error(self.store.path, exc) from exc
         except BaseException:
@@ -629,21 +656,34 @@ class _locked_tx:
             assert self.tx is not None
             try:
                 self.tx.__exit__(exc_type, exc, tb)
-            except sqlite3.OperationalError as err:
+            except sqlite3.Error as err:
                 raise _write_error(self.store.path, err) from err
         finally:
             self.store._lock.release()
 
 
-def _is_readonly(exc: sqlite3.Error) -> bool:
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 6, 8, 11, 14, 26
+
+
+def _errcode(exc: sqlite3.Error) -> int | None:
+    # Primary result code (the low byte); sqlite_errorcode exists from Python 3.11.
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF
     text = str(exc).lower()
-    return "readonly" in text or "read-only" in text or "unable to open" in text
+    for needle, value in (("not a database", _SQLITE_NOTADB), ("malformed", _SQLITE_CORRUPT),
+                          ("readonly", _SQLITE_READONLY), ("unable to open", _SQLITE_CANTOPEN),
+                          ("locked", _SQLITE_BUSY)):
+        if needle in text:
+            return value
+    return None
 
 
-def _write_error(path: Path, exc: sqlite3.OperationalError) -> StoreError:
-    if _is_readonly(exc):
-        return StoreError(f"cannot write the progress store {path}: {exc}")
-    if "locked" in str(exc) or "busy" in str(exc):
+def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    code = _errcode(exc)
+    if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
+        return StoreError(f"cannot write the progress store {path}: {exc}; choose another file with --db or STUDY_DB")
+    if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
         return StoreError(f"progress store {path} stayed locked by another process for {BUSY_TIMEOUT_S:.0f} s")
     return StoreError(f"progress store {path}: {exc}")
 
