@@ -118,11 +118,11 @@ def _read_number(instance: Instance, text: str) -> _Reading:
         value = float(text.replace(",", "").strip())
         base = None
         if unit.strip() not in ("", "1", "%"):
-            from study.calc import convert
+            from study.calc.units import convert
 
             base = float(convert(value, unit))
         return _Reading(value, format_value(value, unit, digits), base_value=base)
-    from study.calc import convert, dimension_name, parse_quantity, parse_unit
+    from study.calc.units import convert, dimension_name, parse_quantity, parse_unit
 
     try:
         q = parse_quantity(text)

@@ -181,7 +181,7 @@ def evaluate(src: str, env: Mapping[str, Any]) -> Any:
 
 
 def in_unit(evaluation: Any, unit: str) -> float:
-    from study.calc import convert
+    from study.calc.units import convert
 
     return float(convert(float(evaluation.value), unit))
 
@@ -247,7 +247,7 @@ def within(value: float, target: float, tolerance: str, unit: str) -> bool:
     try:
         bound = float(text)
     except ValueError:
-        from study.calc import convert, parse_quantity
+        from study.calc.units import convert, parse_quantity
 
         bound = float(convert(float(parse_quantity(text).value), unit))
     return abs(value - target) <= bound * (1 + 1e-12)
