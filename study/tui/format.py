@@ -20,3 +20,36 @@ def clock(remaining: timedelta | float | None) -> str:
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+def _md_escape(text: str) -> str:
+    # Choice texts may contain * or _ (e.g. model names); keep them literal in Markdown.
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
+
+
+def feedback_markdown(instance, grade, *, title: bool = True) -> str:
+    """The worked feedback after an answer: verdict, each choice's why, the derivation, references."""
+    lines: list[str] = []
+    if title:
+        lines.append("### ✔ Right" if grade.correct else ("### ✘ Not answered" if not grade.answered else "### ✘ Wrong"))
+    lines.append(grade.message)
+    if grade.given_display and instance.is_numeric_typed:
+        lines.append(f"\n**You typed** `{grade.given_display}` · **answer** `{grade.expected_display}`")
+    if grade.picks:
+        lines.append("")
+        for p in grade.picks:
+            mark = "✔" if p.correct else "✘"
+            you = " *(your pick)*" if p.picked else ""
+            why = f": {p.why}" if p.why else ""
+            lines.append(f"- {mark} **{p.label})** {_md_escape(p.text)}{you}{why}")
+    derivation = tuple(grade.derivation or instance.derivation or ())
+    if derivation:
+        lines.append("\n**Derivation**\n")
+        lines.extend(f"{i}. `{step}`" for i, step in enumerate(derivation, start=1))
+    if instance.explanation:
+        lines.append("\n**Why**\n")
+        lines.append(instance.explanation)
+    if instance.references:
+        lines.append("\n**References**\n")
+        lines.extend(f"- [{t}]({u})" for t, u in instance.references)
+    return "\n".join(lines)

@@ -1,0 +1,42 @@
+"""Small modal dialogs that return their answer through ``dismiss``."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ChoiceDialog(ModalScreen[str]):
+    """A question with a few buttons; each button's id is the answer. Keys are the buttons' first letters."""
+
+    def __init__(self, title: str, body: str, buttons: list[tuple[str, str, str]], *, cancel: str) -> None:
+        super().__init__()
+        self._title = title
+        self._body = body
+        self._buttons = buttons  # (answer id, label, key)
+        self._cancel = cancel
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog") as box:
+            box.border_title = self._title
+            yield Static(self._body, id="dialog-body")
+            with Horizontal():
+                for i, (answer, label, key) in enumerate(self._buttons):
+                    yield Button(f"{label} ({key})", id=f"dlg-{answer}", variant="primary" if i == 0 else "default")
+
+    def on_mount(self) -> None:
+        for answer, _label, key in self._buttons:
+            self._bindings.bind(key, f"choose('{answer}')", show=False)
+        self._bindings.bind("escape", f"choose('{self._cancel}')", show=False)
+        self.query_one(Button).focus()
+
+    def action_choose(self, answer: str) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss((event.button.id or "")[len("dlg-"):])

@@ -1,0 +1,348 @@
+"""The timed exam: start, answer/flag/navigate, review before submit, confirm, auto-submit, resume.
+
+The session (``study.quiz.QuizSession``) owns the deadline, alerts and persistence; this screen asks it
+every second what to show and which alert fires.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Select, Static
+
+from study.tui.format import clock as fmt_clock
+from study.tui.screens.dialogs import ChoiceDialog
+from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+from study.tui.widgets.navigator import Navigator
+
+EXAM_INTRO = """\
+[b]{questions} questions in {minutes} minutes[/], drawn by the blueprint's domain weights.
+
+The timer is always visible, with alerts at 30, 15 and 5 minutes left; at zero the exam submits itself.
+Feedback comes only at the end, as on the real exam. If the terminal closes, the exam is saved after
+every answer and the app offers to resume it, with the time that is left.
+
+Keys: [b]1-9[/] or [b]a-e[/] pick · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · [b]g[/] navigator ·
+[b]r[/] review and submit · [b]escape[/] pause (the clock keeps running, like the real one).
+"""
+
+
+def start_exam(app: App, count: int | None = None) -> None:
+    from study.quiz import SelectionError, build_exam
+
+    services = app.services  # type: ignore[attr-defined]
+    bank = services.bank
+    if bank is None:
+        app.notify("The question bank is still loading.", severity="warning")
+        return
+    try:
+        session = build_exam(bank, services.next_seed(), count, store=services.store, clock=services.clock)
+    except SelectionError as exc:
+        app.notify(f"Cannot build an exam: {exc}", severity="error")
+        return
+    if session.count < (count or bank.blueprint.exam.questions):
+        app.notify(f"The bank has only {session.count} suitable questions; the exam is shorter.", severity="warning")
+    app.switch_screen(ExamScreen(session))
+
+
+def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
+    """On start: an unfinished exam is in the store; offer to resume it with the time it has left."""
+    from study.quiz import QuizSession, SessionError
+
+    services = app.services  # type: ignore[attr-defined]
+    session_id, state_json, _deadline = active
+    try:
+        session = QuizSession.from_json(state_json, services.bank, clock=services.clock, store=services.store)
+    except (SessionError, ValueError, KeyError) as exc:
+        app.notify(f"An interrupted exam could not be restored ({exc}); it was set aside.", severity="error")
+        services.store.discard_session(session_id)
+        return
+    left = session.remaining()
+    answered = sum(a is not None for a in session.answers)
+    body = (
+        f"An exam was interrupted: {answered}/{session.count} answered, "
+        f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
+        if left and left.total_seconds() > 0
+        else f"An exam was interrupted and its time ran out meanwhile ({answered}/{session.count} answered).\n"
+        "Resuming submits it and shows the results."
+    )
+
+    def chosen(answer: str | None) -> None:
+        if answer == "resume":
+            session.resume()
+            if session.tick() == ["time up"] or session.finished:
+                from study.tui.screens.results import ResultsScreen
+
+                app.push_screen(ResultsScreen(session.report))
+            else:
+                app.push_screen(ExamScreen(session))
+        elif answer == "discard":
+            services.store.discard_session(session_id)
+            app.notify("The interrupted exam was discarded; its answers stay recorded.")
+
+    app.push_screen(
+        ChoiceDialog(
+            "Resume exam?",
+            body,
+            [("resume", "Resume", "y"), ("later", "Not now", "n"), ("discard", "Discard", "d")],
+            cancel="later",
+        ),
+        chosen,
+    )
+
+
+class ExamStartScreen(Screen):
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("s", "start", "Start", priority=True)]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(classes="panel", id="exam-intro"):
+            yield Static("", id="exam-intro-text")
+            yield Select([("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
+                          ("10 questions, 12 min", 10)], id="exam-count", allow_blank=False, value=50)
+            yield Button("Start the exam", id="exam-start", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#exam-intro").border_title = "Exam"
+        self.watch(self.app, "ready", self._fill, init=True)
+
+    def _fill(self, ready: bool) -> None:
+        bank = self.app.services.bank
+        exam = bank.blueprint.exam if ready and bank is not None else None
+        self.query_one("#exam-intro-text", Static).update(
+            EXAM_INTRO.format(questions=exam.questions if exam else 50, minutes=exam.minutes if exam else 60)
+        )
+        store = self.app.services.store
+        if ready and store is not None:
+            active = store.active_session("exam")
+            if active:
+                # A paused exam: going back to it is the likely intent.
+                self.app.pop_screen()
+                offer_resume(self.app, active)
+
+    @on(Button.Pressed, "#exam-start")
+    def _pressed(self) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        select = self.query_one("#exam-count", Select)
+        count = None if select.is_blank() or select.value == 50 else int(select.value)
+        start_exam(self.app, count)
+
+
+class ReviewBeforeSubmit(ModalScreen[Any]):
+    """Unanswered and flagged questions, a navigator to jump back, and the way to submit."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Back to the exam"),
+        Binding("s", "submit", "Submit"),
+    ]
+
+    def __init__(self, session: Any) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        review = self.session.review()
+        un = ", ".join(str(i + 1) for i in review.unanswered) or "none"
+        fl = ", ".join(str(i + 1) for i in review.flagged) or "none"
+        with Vertical(classes="dialog", id="review-dialog") as box:
+            box.border_title = "Review before submitting"
+            yield Static(f"Unanswered: [b]{un}[/]\nFlagged: [b]{fl}[/]\nClick a number to go back to it.")
+            nav = Navigator(id="review-nav")
+            yield nav
+            yield Button("Submit the exam (s)", id="review-submit", variant="error")
+            yield Button("Back to the exam (escape)", id="review-back")
+
+    def on_mount(self) -> None:
+        s = self.session
+        self.query_one(Navigator).set_state([a is not None for a in s.answers], s.flags, s.index)
+
+    @on(Navigator.Selected)
+    def _goto(self, event: Navigator.Selected) -> None:
+        self.dismiss(("goto", event.index))
+
+    @on(Button.Pressed, "#review-back")
+    def _back(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#review-submit")
+    def _submit_pressed(self) -> None:
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        unanswered = len(self.session.review().unanswered)
+        warn = f"{unanswered} unanswered question(s) will count as wrong. " if unanswered else ""
+
+        def confirmed(answer: str | None) -> None:
+            if answer == "submit":
+                self.dismiss(("submit", None))
+
+        self.app.push_screen(
+            ChoiceDialog("Submit?", f"{warn}Submit the exam now? This cannot be undone.",
+                         [("submit", "Submit", "y"), ("cancel", "Cancel", "n")], cancel="cancel"),
+            confirmed,
+        )
+
+
+class ExamScreen(QuizScreen):
+    BINDINGS = [
+        *PICK_BINDINGS,
+        Binding("n,right", "next", "Next"),
+        Binding("p,left", "previous", "Prev"),
+        Binding("f", "flag", "Flag"),
+        Binding("x", "clear", "Clear", show=False),
+        Binding("g", "toggle_navigator", "Navigator"),
+        Binding("r", "review", "Review/submit"),
+        Binding("escape", "pause", "Pause"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        nav = Navigator(id="exam-nav")
+        nav.display = False
+        yield nav
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._timer = self.set_interval(1.0, self.tick)
+        self.tick()
+
+    # -- clock ------------------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        if self.session.finished:
+            return
+        alerts = self.session.tick()
+        if "time up" in alerts:
+            self.notify("Time is up: the exam was submitted.", severity="warning", timeout=8)
+            self._show_results()
+            return
+        for alert in alerts:
+            self.notify(f"{alert} left", title="Exam", severity="warning", timeout=6)
+        left = self.session.remaining()
+        timer = self.query_one("#exam-timer", Static)
+        timer.update(f"⏱ {fmt_clock(left)}")
+        secs = left.total_seconds() if left is not None else 1e9
+        thresholds = self.session.alerts or (1800, 900, 300)
+        timer.set_class(secs <= max(thresholds), "-alert")
+        timer.set_class(secs <= min(thresholds), "-critical")
+
+    # -- display ----------------------------------------------------------------------------------------
+
+    def update_header(self) -> None:
+        super().update_header()
+        s = self.session
+        nav = self.query_one("#exam-nav", Navigator)
+        nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+
+    # -- actions ----------------------------------------------------------------------------------------
+
+    def _act(self, fn, *args) -> Any:
+        """Run a session action; the deadline may have passed, in which case the session already submitted."""
+        from study.quiz import AnswerError, SessionError, TimeUp
+
+        try:
+            return fn(*args)
+        except TimeUp:
+            self.notify("Time is up: the exam was submitted.", severity="warning", timeout=8)
+            self._show_results()
+        except AnswerError as exc:
+            self.set_status(f"[b]{exc}[/]")
+        except SessionError as exc:
+            self.set_status(str(exc))
+        return None
+
+    def on_picks(self, picked: tuple[int, ...], submit: bool) -> None:
+        if picked:
+            self._act(self.session.answer, self.answer_value(picked))
+        else:
+            self._act(self.session.clear)
+        self.update_header()
+        if submit and not self.session.finished:
+            self.action_next()
+
+    def on_typed(self, text: str) -> None:
+        if text.strip():
+            self._act(self.session.answer, text)
+        self.update_header()
+        if not self.session.finished:
+            self.action_next()
+
+    def action_next(self) -> None:
+        if self._act(self.session.next) is False and not self.session.finished:
+            self.set_status("Last question: press r to review and submit.")
+            return
+        if not self.session.finished:
+            self.show_current()
+
+    def action_previous(self) -> None:
+        if self._act(self.session.previous) and not self.session.finished:
+            self.show_current()
+
+    def action_flag(self) -> None:
+        on_ = self._act(self.session.flag)
+        if not self.session.finished:
+            self.update_header()
+            self.set_status("Flagged for review." if on_ else "Flag removed.")
+
+    def action_clear(self) -> None:
+        self._act(self.session.clear)
+        if not self.session.finished:
+            self.show_current()
+
+    def action_toggle_navigator(self) -> None:
+        nav = self.query_one("#exam-nav", Navigator)
+        nav.display = not nav.display
+
+    @on(Navigator.Selected, "#exam-nav")
+    def _nav(self, event: Navigator.Selected) -> None:
+        self.goto(event.index)
+
+    def goto(self, index: int) -> None:
+        self._act(self.session.goto, index)
+        if not self.session.finished:
+            self.show_current()
+
+    def action_review(self) -> None:
+        def back(result: Any) -> None:
+            if not result:
+                return
+            what, index = result
+            if what == "goto":
+                self.goto(index)
+            elif what == "submit":
+                self._act(self.session.submit)
+                self._show_results()
+
+        self.app.push_screen(ReviewBeforeSubmit(self.session), back)
+
+    def action_pause(self) -> None:
+        left = self.session.remaining()
+        self.notify(
+            f"Exam paused with {fmt_clock(left)} left; the clock keeps running. Reopen it from the start screen.",
+            timeout=5,
+        )
+        self.app.pop_screen()
+
+    def _show_results(self) -> None:
+        from study.tui.screens.results import ResultsScreen
+
+        if getattr(self, "_timer", None) is not None:
+            self._timer.stop()
+        report = self.session.report
+        if report is None:  # pragma: no cover - submit always builds one
+            return
+        if self.app.screen is self:
+            self.app.switch_screen(ResultsScreen(report))
+        else:
+            # A dialog is open above: close it first.
+            while self.app.screen is not self:
+                self.app.pop_screen()
+            self.app.switch_screen(ResultsScreen(report))

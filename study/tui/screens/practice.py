@@ -1,0 +1,210 @@
+"""Practice: pick filters, then answer with immediate feedback (numbers typed with units)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Label, Select, Static
+
+from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+
+PICKS = [
+    ("any question", "any"),
+    ("due for review", "due"),
+    ("weakest first", "weak"),
+    ("missed before", "missed"),
+    ("never seen", "unseen"),
+]
+
+
+def start_practice(app: App, *, count: int = 10, replace: bool = False, **filters: Any) -> bool:
+    """Build a practice session with the quiz engine and open it; say why when nothing matches."""
+    from study.quiz import SelectionError, build_practice
+
+    services = app.services  # type: ignore[attr-defined]
+    if services.bank is None:
+        app.notify("The question bank is still loading.", severity="warning")
+        return False
+    clean = {k: v for k, v in filters.items() if v is not None and v != ""}
+    try:
+        session = build_practice(
+            services.bank, services.next_seed(), count, store=services.store, clock=services.clock, **clean
+        )
+    except SelectionError as exc:
+        app.notify(f"No practice set: {exc}.", severity="warning")
+        return False
+    if replace:
+        app.switch_screen(PracticeScreen(session))
+    else:
+        app.push_screen(PracticeScreen(session))
+    return True
+
+
+class PracticeSetupScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("s", "start", "Start", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Grid(id="settings-grid", classes="panel"):
+            yield Label("Domain")
+            yield Select([], id="pf-domain", prompt="any domain")
+            yield Label("Objective")
+            yield Select([], id="pf-objective", prompt="any objective")
+            yield Label("Difficulty")
+            yield Select([("1 recall", 1), ("2 apply", 2), ("3 analyse", 3)], id="pf-difficulty", prompt="any")
+            yield Label("Which questions")
+            yield Select(PICKS, id="pf-pick", allow_blank=False, value="any")
+            yield Label("How many")
+            yield Select([(str(n), n) for n in (5, 10, 20, 50)], id="pf-count", allow_blank=False, value=10)
+        yield Button("Start", id="pf-start", variant="primary")
+        yield Static("", id="settings-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#settings-grid").border_title = "Practice"
+        self.watch(self.app, "ready", self._fill, init=True)
+
+    def _fill(self, ready: bool) -> None:
+        bank = self.app.services.bank
+        if not ready or bank is None:
+            return
+        self.query_one("#pf-domain", Select).set_options([(f"{d.id} {d.name}", d.id) for d in bank.blueprint.domains])
+        self._objectives(None)
+
+    def _objectives(self, domain: str | None) -> None:
+        bank = self.app.services.bank
+        opts = [
+            (f"{o.id} {o.title[:40]}", o.id)
+            for d in bank.blueprint.domains
+            if domain in (None, d.id)
+            for o in d.objectives
+        ]
+        self.query_one("#pf-objective", Select).set_options(opts)
+
+    @on(Select.Changed, "#pf-domain")
+    def _domain(self, event: Select.Changed) -> None:
+        self._objectives(event.value if isinstance(event.value, str) else None)
+
+    @on(Button.Pressed, "#pf-start")
+    def _pressed(self) -> None:
+        self.action_start()
+
+    def filters(self) -> dict[str, Any]:
+        def val(sel: str) -> Any:
+            select = self.query_one(sel, Select)
+            return None if select.is_blank() else select.value
+
+        return {
+            "domain": val("#pf-domain"),
+            "objective": val("#pf-objective"),
+            "difficulty": val("#pf-difficulty"),
+            "pick": val("#pf-pick") or "any",
+            "count": val("#pf-count") or 10,
+        }
+
+    def action_start(self) -> None:
+        # Replace the form, so leaving the practice set lands on home rather than back on the form.
+        start_practice(self.app, replace=True, **self.filters())
+
+
+class PracticeScreen(QuizScreen):
+    BINDINGS = [
+        *PICK_BINDINGS,
+        Binding("enter", "answer", "Answer / next"),
+        Binding("n,right", "next", "Next"),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        self.grades: dict[int, Any] = {}
+
+    @property
+    def answered(self) -> bool:
+        return self.session.index in self.grades
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#exam-timer").display = False
+
+    def update_header(self) -> None:
+        super().update_header()
+        right = sum(1 for g in self.grades.values() if g.correct)
+        done = len(self.grades)
+        self.query_one("#quiz-meta", Static).update(
+            f"{self.session.current.objective} · practice · {right}/{done} right"
+        )
+
+    def on_picks(self, picked: tuple[int, ...], submit: bool) -> None:
+        if self.answered:
+            if submit:
+                self.action_next()
+            return
+        if submit and picked:
+            self._answer(self.answer_value(picked))
+
+    def on_typed(self, text: str) -> None:
+        if self.answered:
+            self.action_next()
+            return
+        self._answer(text)
+
+    def action_answer(self) -> None:
+        if self.answered:
+            self.action_next()
+            return
+        inst = self.session.current
+        if inst.is_numeric_typed:
+            self._answer(self.view.number.value)
+        elif self.view.choices.picked:
+            self._answer(self.answer_value(tuple(sorted(self.view.choices.picked))))
+        else:
+            self.set_status("Pick a choice first (1-9 or a-e), then press enter.")
+
+    def _answer(self, value: str) -> None:
+        from study.quiz import AnswerError, SessionError
+
+        try:
+            grade = self.session.answer(value)
+        except AnswerError as exc:
+            self.set_status(f"[b]{exc}[/]")
+            return
+        except SessionError as exc:
+            self.set_status(str(exc))
+            return
+        self.grades[self.session.index] = grade
+        self.view.show_feedback(self.session.current, grade)
+        last = self.session.index + 1 >= self.session.count
+        self.set_status("enter: " + ("see the results" if last else "next question"))
+        self.update_header()
+        self.focus()
+
+    def action_next(self) -> None:
+        if not self.answered:
+            self.set_status("Answer first (or escape to leave).")
+            return
+        if self.session.index + 1 >= self.session.count:
+            self._finish()
+            return
+        self.session.next()
+        self.show_current()
+
+    def _finish(self) -> None:
+        from study.tui.screens.results import ResultsScreen
+
+        report = self.session.submit()
+        self.app.switch_screen(ResultsScreen(report))
+
+    def action_leave(self) -> None:
+        if self.grades:
+            # Answers already given are recorded; the rest are not, so leaving does not count them wrong.
+            self.notify(f"{len(self.grades)} answer(s) recorded.", timeout=3)
+        self.app.pop_screen()

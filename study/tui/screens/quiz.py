@@ -1,0 +1,99 @@
+"""What practice, exam and review screens share: showing the session's current question and passing the
+learner's picks to the session. Grading, timing and recording all happen in ``study.quiz``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from study.tui.widgets.question import LABELS, Choices, QuestionView
+
+PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", show=False) for n in range(1, 10)] + [
+    Binding(c, f"pick({i})", f"Choice {c.upper()}", show=False) for i, c in enumerate("abcde")
+]
+
+
+class QuizScreen(Screen):
+    """Base: a header line, the question view, a status line and the footer."""
+
+    def __init__(self, session: Any) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(classes="quiz-header"):
+            yield Static("", id="quiz-position")
+            yield Static("", id="quiz-meta")
+            yield Static("", id="exam-timer")
+        yield QuestionView(id="quiz-view")
+        yield Static("", id="quiz-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_current()
+
+    # -- display ----------------------------------------------------------------------------------------
+
+    @property
+    def view(self) -> QuestionView:
+        return self.query_one(QuestionView)
+
+    def picked_indices(self) -> set[int]:
+        given = self.session.answers[self.session.index]
+        inst = self.session.current
+        if not given or inst.is_numeric_typed:
+            return set()
+        if inst.type == "true_false":
+            return {0} if given == "T" else {1}
+        return {LABELS.index(c) for c in given.split(",") if c in LABELS}
+
+    def show_current(self) -> None:
+        inst = self.session.current
+        typed = self.session.answers[self.session.index] or "" if inst.is_numeric_typed else ""
+        self.view.show(inst, picked=self.picked_indices(), typed=typed)
+        self.set_status("")
+        self.update_header()
+
+    def update_header(self) -> None:
+        s = self.session
+        inst = s.current
+        kind = {"single": "one answer", "multi": f"choose {inst.choose}", "true_false": "true or false",
+                "numeric": "type a number" if inst.is_numeric_typed else "one answer"}[inst.type]
+        flag = "  ⚑ flagged" if s.flags[s.index] else ""
+        self.query_one("#quiz-position", Static).update(f"[b]{s.index + 1}[/]/{s.count}{flag}")
+        self.query_one("#quiz-meta", Static).update(f"{inst.objective} · {kind}")
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#quiz-status", Static).update(text)
+
+    # -- input ------------------------------------------------------------------------------------------
+
+    def action_pick(self, index: int) -> None:
+        inst = self.session.current
+        if inst.is_numeric_typed or index >= len(inst.options):
+            return
+        self.view.choices.toggle(index)
+
+    @on(Choices.Changed)
+    def _choices_changed(self, event: Choices.Changed) -> None:
+        self.on_picks(event.picked, event.submit)
+
+    @on(Input.Submitted, "#q-number")
+    def _typed(self, event: Input.Submitted) -> None:
+        self.on_typed(event.value)
+
+    def on_picks(self, picked: tuple[int, ...], submit: bool) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def on_typed(self, text: str) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def answer_value(self, picked: tuple[int, ...]) -> str:
+        return ",".join(LABELS[i] for i in picked)
