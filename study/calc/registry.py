@@ -1,0 +1,371 @@
+"""The one registry of calculator formulas, and the types every formula returns.
+
+A formula is a plain function of keyword arguments in natural units. ``@formula`` wraps it so callers may
+pass numbers, strings with units (``"80GB"``), ``Quantity`` objects, catalog ids or numpy arrays; the
+wrapper coerces them once, by the shared parameter table below, and the function body only does arithmetic
+(which numpy broadcasts, so the same code serves one call and a million-point sweep).
+
+Bare numbers are read in base units (B, B/s, FLOP, s) unless the parameter's name carries its unit
+(``tflops_per_gpu`` in TFLOP/s, ``days``, ``hours``, ``watts``, ``gpu_hours``, ``energy`` in Wh,
+``intensity`` in kgCO2e/kWh, ``price`` in USD/GPU-h).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple
+
+from study.calc.units import ONE, Dim, DimensionError, Quantity, dimension_name, format_quantity, parse_quantity, parse_unit
+
+
+class Step(NamedTuple):
+    """One line of a worked derivation."""
+
+    label: str
+    formula: str
+    substituted: str
+    outcome: str
+
+    def to_dict(self) -> dict[str, str]:
+        return self._asdict()
+
+
+class Result:
+    """A formula's answer: ``value`` in ``unit`` (the formula's base unit), with the worked steps."""
+
+    __slots__ = ("name", "value", "unit", "steps", "inputs", "_display")
+
+    def __init__(self, name: str, value: Any, unit: str, steps: list[Step], inputs: dict[str, Any]) -> None:
+        self.name, self.value, self.unit, self.steps, self.inputs = name, value, unit, steps, inputs
+        self._display: str | None = None
+
+    @property
+    def quantity(self) -> Quantity:
+        """The value in coherent base units (Wh and GPU-h become J and GPU*s)."""
+        u = parse_unit(self.unit)
+        return Quantity(self.value * u.factor if u.factor != 1.0 else self.value, u.dim)
+
+    @property
+    def dim(self) -> Dim:
+        return parse_unit(self.unit).dim
+
+    @property
+    def display(self) -> str:
+        if self._display is None:
+            q = self.quantity
+            self._display = format_quantity(q.value, q.dim)
+        return self._display
+
+    def to(self, unit: str) -> Any:
+        return self.quantity.to(unit)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "inputs": {k: _jsonable(v) for k, v in self.inputs.items()},
+            "value": _jsonable(self.value),
+            "unit": self.unit,
+            "display": self.display,
+            "steps": [s.to_dict() for s in self.steps],
+        }
+
+    def __repr__(self) -> str:
+        return f"Result({self.name!r}, {self.display!r})"
+
+
+def _jsonable(v: Any) -> Any:
+    if hasattr(v, "tolist"):
+        return v.tolist()
+    if isinstance(v, Quantity):
+        return _jsonable(v.value)
+    return v
+
+
+class CalcError(ValueError):
+    """A formula was called with a missing, unknown or ill-typed input; the message says which."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # num | qty | frac | str | bool | model | gpu | link
+    help: str
+    unit: str = ""  # the unit a bare number is read in (kind qty)
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    required: bool = False
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def type_label(self) -> str:
+        if self.kind == "qty":
+            return self.unit
+        return {"num": "number", "frac": "fraction", "bool": "yes/no", "str": "|".join(self.choices) or "text",
+                "model": "model id", "gpu": "GPU id", "link": "link id"}[self.kind]
+
+
+DTYPES = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "fp4")
+RECOMPUTE = ("none", "selective", "full")
+
+# The shared parameter names: one meaning and one unit per name across every formula.
+SHARED: dict[str, Param] = {p.name: p for p in [
+    Param("model", "model", "model catalog id (study calc models); explicit numbers override its values"),
+    Param("gpu", "gpu", "GPU catalog id (study calc gpus); explicit numbers override its values"),
+    Param("link", "link", "interconnect catalog id (nvlink-4, pcie-gen5-x16, ib-ndr, eth-400g)"),
+    Param("params", "num", "number of parameters (total; MoE memory uses all experts)"),
+    Param("active_params", "num", "parameters active per token (MoE); FLOPs use these"),
+    Param("tokens", "num", "number of tokens"),
+    Param("gpus", "num", "number of GPUs"),
+    Param("dtype", "str", "number format of weights / KV / math", choices=DTYPES),
+    Param("bytes_per_param", "num", "bytes per parameter (overrides dtype)"),
+    Param("batch", "num", "batch size (sequences)"),
+    Param("seq_len", "num", "sequence length / context in tokens"),
+    Param("prompt_len", "num", "prompt (input) length in tokens"),
+    Param("layers", "num", "transformer layers"),
+    Param("hidden", "num", "hidden size (d_model)"),
+    Param("heads", "num", "attention (query) heads"),
+    Param("kv_heads", "num", "key/value heads (GQA/MQA); equals heads for plain multi-head attention"),
+    Param("head_dim", "num", "dimension per head (default hidden/heads)"),
+    Param("vocab", "num", "vocabulary size"),
+    Param("flops", "qty", "total compute", unit="FLOP"),
+    Param("mfu", "frac", "model FLOPs utilisation, 0-1 or a percentage"),
+    Param("tflops_per_gpu", "qty", "achieved throughput per GPU", unit="TFLOP/s"),
+    Param("peak_tflops", "qty", "peak dense throughput per GPU (overrides the GPU's)", unit="TFLOP/s"),
+    Param("tokens_per_sec", "qty", "observed throughput of the whole job", unit="tokens/s"),
+    Param("tokens_per_sec_per_gpu", "qty", "observed throughput per GPU", unit="tokens/s"),
+    Param("recompute", "str", "activation recomputation", choices=RECOMPUTE),
+    Param("zero", "num", "ZeRO stage 0-3"),
+    Param("dp", "num", "data-parallel degree"),
+    Param("tp", "num", "tensor-parallel degree"),
+    Param("sp", "bool", "sequence parallelism (with tensor parallelism)"),
+    Param("days", "qty", "duration in days", unit="days"),
+    Param("hours", "qty", "duration in hours", unit="h"),
+    Param("duration", "qty", "a duration with a unit ('2 days', '36 h')", unit="s"),
+    Param("gpu_hours", "qty", "GPU-hours", unit="GPU-h"),
+    Param("watts", "qty", "power per GPU (default: the GPU's TDP)", unit="W"),
+    Param("pue", "num", "power usage effectiveness of the data centre (>= 1)"),
+    Param("energy", "qty", "energy", unit="Wh"),
+    Param("intensity", "qty", "grid carbon intensity", unit="kgCO2e/kWh"),
+    Param("price", "qty", "price per GPU-hour", unit="USD/GPU-h"),
+    Param("bytes", "qty", "data size", unit="B"),
+    Param("bandwidth", "qty", "bandwidth (overrides the link's or GPU's)", unit="B/s"),
+    Param("memory", "qty", "memory per GPU (overrides the GPU's)", unit="B"),
+    Param("sparse", "bool", "use sparse (2:4) tensor throughput instead of dense"),
+    Param("attention", "bool", "include the attention FLOPs term"),
+    Param("efficiency", "frac", "fraction of the peak actually achieved"),
+    Param("overhead", "frac", "extra memory on top of weights and KV cache (activations, CUDA context)"),
+    Param("reserve", "frac", "fraction of GPU memory kept free"),
+    Param("power_of_two", "bool", "round the GPU count up to a power of two (a tensor-parallel size)"),
+    Param("optimizer", "bool", "include the optimizer state"),
+    Param("direction", "str", "one-way uses the per-direction rate; both counts the two directions",
+          choices=("one-way", "both")),
+]}
+
+
+@dataclass
+class Formula:
+    name: str
+    pyname: str
+    unit: str
+    summary: str
+    formula: str
+    source: str
+    params: tuple[Param, ...]
+    func: Callable[..., Result] = field(repr=False)
+    doc: str = ""
+
+    def __call__(self, **kwargs: Any) -> Result:
+        return self.func(**kwargs)
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def dim(self) -> Dim:
+        return parse_unit(self.unit).dim
+
+
+FUNCTIONS: dict[str, Formula] = {}
+BY_PYNAME: dict[str, Formula] = {}
+
+
+def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
+            help: dict[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Result]]:
+    """Register ``fn`` under ``name``; its keyword-only parameters must be names from ``SHARED``.
+
+    ``fn`` returns ``(value, steps, inputs)``; the wrapper builds the ``Result``.
+    """
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Result]:
+        sig = inspect.signature(fn)
+        params = []
+        for pname, p in sig.parameters.items():
+            base = SHARED[pname]  # KeyError here is a programming error: add the name to SHARED first
+            required = p.default is inspect.Parameter.empty
+            text = (help or {}).get(pname, base.help)
+            params.append(Param(base.name, base.kind, text, base.unit, base.choices,
+                                None if required else p.default, required))
+        ptuple = tuple(params)
+        known = {p.name: p for p in ptuple}
+
+        def wrapper(**kwargs: Any) -> Result:
+            args = {}
+            for k, v in kwargs.items():
+                p = known.get(k)
+                if p is None:
+                    raise CalcError(f"{name} has no parameter {k!r}{_did_you_mean(k, known)}")
+                if v is None:
+                    continue
+                args[k] = coerce(p, v, name)
+            for p in ptuple:
+                if p.required and p.name not in args:
+                    raise CalcError(f"{name} needs {p.option.lstrip('-')} ({p.help})")
+            value, steps, inputs = fn(**args)
+            return Result(name, value, unit, steps, inputs)
+
+        wrapper.__name__ = fn.__name__
+        wrapper.__qualname__ = fn.__qualname__
+        wrapper.__doc__ = fn.__doc__
+        wrapper.__module__ = fn.__module__
+        wrapper.raw = fn  # type: ignore[attr-defined]  # the body, for formulas that reuse another on coerced inputs
+        f = Formula(name, fn.__name__, unit, summary, formula, source, ptuple, wrapper, inspect.cleandoc(fn.__doc__ or ""))
+        FUNCTIONS[name] = f
+        BY_PYNAME[fn.__name__] = f
+        return wrapper
+
+    return deco
+
+
+def _did_you_mean(word: str, options: Any) -> str:
+    import difflib
+
+    near = difflib.get_close_matches(word, list(options), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(near)}?)" if near else ""
+
+
+_TRUE = {"1", "true", "yes", "on", "y", "t"}
+_FALSE = {"0", "false", "no", "off", "n", "f", "none"}
+
+
+def coerce(p: Param, v: Any, fname: str = "") -> Any:
+    """Turn a caller's value into what the formula body expects for parameter ``p``."""
+    kind = p.kind
+    if kind == "num":
+        if type(v) is int or type(v) is float:
+            return v
+        if isinstance(v, Quantity):
+            if not v.dim.without_counts().is_dimensionless:
+                raise CalcError(f"{p.name} is a number; got {dimension_name(v.dim)}")
+            return v.value
+        if isinstance(v, str):
+            q = _parse(p, v)
+            if not q.dim.without_counts().is_dimensionless:
+                raise CalcError(f"{p.name} is a number; got {dimension_name(q.dim)} ({v!r})")
+            return q.value
+        if isinstance(v, bool):
+            raise CalcError(f"{p.name} is a number, not {v}")
+        return _array_or_number(p, v)
+    if kind == "qty":
+        unit = parse_unit(p.unit)
+        if type(v) is int or type(v) is float:
+            return v
+        if isinstance(v, str):
+            v = _parse(p, v)
+        if isinstance(v, Quantity):
+            if v.dim.is_dimensionless:
+                return v.value
+            if v.dim != unit.dim and v.dim.without_counts() != unit.dim.without_counts():
+                raise CalcError(f"{p.name} is {dimension_name(unit.dim)} ({p.unit}); got {dimension_name(v.dim)}")
+            return v.value / unit.factor
+        return _array_or_number(p, v)
+    if kind == "frac":
+        if isinstance(v, str):
+            v = _parse(p, v)
+        if isinstance(v, Quantity):
+            if not v.dim.is_dimensionless:
+                raise CalcError(f"{p.name} is a fraction; got {dimension_name(v.dim)}")
+            v = v.value
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            if not 0 <= v <= 1:
+                raise CalcError(f"{p.name} is a fraction between 0 and 1; got {v} (write 0.4 or 40%)")
+            return float(v)
+        return _array_or_number(p, v)
+    if kind == "bool":
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, (int, float)) and v in (0, 1):
+            return bool(v)
+        if isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
+            return v.strip().lower() in _TRUE
+        raise CalcError(f"{p.name} is yes or no; got {v!r}")
+    if kind == "str":
+        if p.name == "recompute" and isinstance(v, bool):
+            return "full" if v else "none"
+        s = str(v).strip().lower()
+        if p.name == "dtype":
+            s = DTYPE_ALIASES.get(s.replace("-", "").replace("_", ""), s)
+        if p.name == "recompute":
+            s = {"true": "full", "yes": "full", "1": "full", "false": "none", "no": "none", "0": "none"}.get(s, s)
+        if p.choices and s not in p.choices:
+            raise CalcError(f"{p.name} must be one of {', '.join(p.choices)}; got {v!r}{_did_you_mean(s, p.choices)}")
+        return s
+    if kind in ("model", "gpu", "link"):
+        import study.calc.specs as cat
+
+        if isinstance(v, (cat.GPU, cat.Model, cat.Link)):
+            return v
+        return getattr(cat, kind)(str(v))
+    raise AssertionError(kind)
+
+
+def _parse(p: Param, text: str) -> Quantity:
+    try:
+        return parse_quantity(text)
+    except ValueError as exc:
+        raise CalcError(f"{p.name}: {exc}") from None
+
+
+def _array_or_number(p: Param, v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        import numpy as np
+
+        return np.asarray(v, dtype=float)
+    if hasattr(v, "dtype") and hasattr(v, "shape"):  # numpy array or scalar
+        return v
+    raise CalcError(f"{p.name}: expected a number, got {type(v).__name__}")
+
+
+DTYPE_ALIASES = {
+    "float32": "fp32", "fp32": "fp32", "float": "fp32", "single": "fp32",
+    "tf32": "tf32", "tensorfloat32": "tf32",
+    "bfloat16": "bf16", "bf16": "bf16",
+    "float16": "fp16", "fp16": "fp16", "half": "fp16",
+    "fp8": "fp8", "float8": "fp8", "e4m3": "fp8", "e5m2": "fp8",
+    "int8": "int8", "i8": "int8",
+    "int4": "int4", "i4": "int4",
+    "fp4": "fp4", "nvfp4": "fp4", "mxfp4": "fp4", "float4": "fp4",
+}
+
+# Storage bytes per value. TF32 is a tensor-core math mode: values live in 32-bit registers and memory.
+BYTES_PER = {"fp32": 4.0, "tf32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5, "fp4": 0.5}
+
+
+def call(name: str, **kwargs: Any) -> Result:
+    """Run the formula registered as ``name`` (kebab-case, ``kv-cache``; snake_case is accepted too)."""
+    _ensure_loaded()
+    f = FUNCTIONS.get(name) or BY_PYNAME.get(name) or FUNCTIONS.get(name.replace("_", "-"))
+    if f is None:
+        raise CalcError(f"no calculator function {name!r}{_did_you_mean(name, FUNCTIONS)}")
+    return f.func(**kwargs)
+
+
+def _ensure_loaded() -> None:
+    if not FUNCTIONS:
+        import study.calc.formulas  # noqa: F401  (registers every formula)
