@@ -1,0 +1,301 @@
+"""Calculator: pick a GPU and a model (or type numbers) and see memory, fit, latency, throughput and training
+time, each with its derivation, plus a plot against batch size or sequence length.
+
+Every figure is one ``study.calc.call``; this screen only collects inputs and lays the results out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+
+from study.tui.widgets.bars import BarChart, BarRow
+
+PLOT_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+PLOT_SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
+
+
+@dataclass
+class Figure:
+    key: str
+    label: str
+    result: Any = None
+    error: str = ""
+    note: str = ""
+
+
+def roofline_bound(result: Any) -> str:
+    # The calculator names the bound in its last "max(compute, memory)" step.
+    for step in getattr(result, "steps", ()):
+        text = f"{step.formula}"
+        if "memory-bound" in text:
+            return "memory-bound"
+        if "compute-bound" in text:
+            return "compute-bound"
+    return ""
+
+
+class CalcScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("v", "toggle_plot", "Plot: batch/seq"),
+        Binding("d", "focus_figures", "Derivations"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.figures: dict[str, Figure] = {}
+        self.plot_over = "batch"
+        self.error = ""
+
+    def compose(self) -> ComposeResult:
+        from study.calc import DTYPES, catalog
+
+        cat = catalog()
+        gpus = [(g.name, gid) for gid, g in cat.gpus.items()]
+        models = [(m.name, mid) for mid, m in cat.models.items()]
+        yield Header()
+        with Horizontal():
+            with Grid(id="calc-form", classes="panel"):
+                yield Label("GPU")
+                yield Select(gpus, id="c-gpu", allow_blank=False, value="h100-sxm", compact=True)
+                yield Label("Model")
+                yield Select(models, id="c-model", allow_blank=False, value="llama-2-70b", compact=True)
+                yield Label("Params")
+                yield Input(placeholder="from model", id="c-params", compact=True)
+                yield Label("Precision")
+                yield Select([(d, d) for d in DTYPES], id="c-dtype", allow_blank=False, value="fp16", compact=True)
+                yield Label("Batch")
+                yield Input("1", id="c-batch", type="integer", compact=True)
+                yield Label("Seq length")
+                yield Input("4096", id="c-seq", type="integer", compact=True)
+                yield Label("GPUs")
+                yield Input("1", id="c-gpus", type="integer", compact=True)
+                yield Label("Train tokens")
+                yield Input("2e12", id="c-tokens", compact=True)
+                yield Label("MFU (assumed)")
+                yield Input("0.4", id="c-mfu", type="number", compact=True)
+            with VerticalScroll(id="calc-out"):
+                yield DataTable(id="calc-figures", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="calc-status")
+                yield BarChart(id="calc-memory", classes="panel")
+                yield Static("", id="calc-derivation", classes="panel")
+                yield BarChart(id="calc-plot", classes="panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#calc-form").border_title = "Inputs"
+        self.query_one("#calc-memory").border_title = "Memory per GPU"
+        self.query_one("#calc-derivation").border_title = "Derivation"
+        table = self.query_one("#calc-figures", DataTable)
+        table.add_columns("figure", "value", "note")
+        self.recompute()
+
+    # -- inputs -----------------------------------------------------------------------------------------
+
+    def _number(self, widget_id: str, kind: type = float) -> Any:
+        raw = self.query_one(widget_id, Input).value.strip().replace(",", "")
+        if not raw:
+            return None
+        value = float(raw)
+        return int(value) if kind is int else value
+
+    def inputs(self) -> dict[str, Any]:
+        def sel(widget_id: str) -> Any:
+            return self.query_one(widget_id, Select).value
+
+        return {
+            "gpu": sel("#c-gpu"),
+            "model": sel("#c-model"),
+            "params": self._number("#c-params"),
+            "dtype": sel("#c-dtype"),
+            "batch": self._number("#c-batch", int) or 1,
+            "seq_len": self._number("#c-seq", int) or 1,
+            "gpus": self._number("#c-gpus", int) or 1,
+            "tokens": self._number("#c-tokens"),
+            "mfu": self._number("#c-mfu"),
+        }
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _changed(self) -> None:
+        if self.is_mounted:
+            self.recompute()
+
+    # -- figures ----------------------------------------------------------------------------------------
+
+    def recompute(self) -> None:
+        from study.calc import CalcError, call
+
+        try:
+            x = self.inputs()
+        except ValueError:
+            self.error = "Numbers only (e.g. 4096, 70e9, 0.4)."
+            self.query_one("#calc-status", Static).update(self.error)
+            return
+        self.error = ""
+        model = {"model": x["model"]}
+        if x["params"]:
+            model["params"] = x["params"]
+        tp = x["gpus"]
+        infer = {**model, "gpu": x["gpu"], "dtype": x["dtype"], "tp": tp}
+        plan = [
+            ("weights", "Weights", "weights-memory", {**model, "dtype": x["dtype"]}),
+            ("kv", "KV cache", "kv-cache", {"model": x["model"], "seq_len": x["seq_len"], "batch": x["batch"],
+                                            "dtype": x["dtype"]}),
+            ("needed", "GPUs needed", "gpus-needed", {**model, "gpu": x["gpu"], "dtype": x["dtype"],
+                                                     "seq_len": x["seq_len"], "batch": x["batch"]}),
+            ("train_mem", "Training memory", "training-memory", {**model}),
+            ("prefill", "Prefill (prompt)", "prefill-time", {**infer, "prompt_len": x["seq_len"], "batch": x["batch"]}),
+            ("decode", "Time per token", "decode-time", {**infer, "seq_len": x["seq_len"], "batch": x["batch"]}),
+            ("tps", "Tokens/s", "tokens-per-second", {**infer, "seq_len": x["seq_len"], "batch": x["batch"]}),
+        ]
+        if x["tokens"] and x["mfu"]:
+            plan.append(("train_time", "Training time", "training-time",
+                         {**model, "tokens": x["tokens"], "gpus": x["gpus"], "gpu": x["gpu"],
+                          "dtype": "bf16" if x["dtype"] in ("fp32", "tf32") else x["dtype"], "mfu": x["mfu"]}))
+        figures: dict[str, Figure] = {}
+        for key, label, name, kwargs in plan:
+            fig = Figure(key, label)
+            try:
+                fig.result = call(name, **kwargs)
+            except (CalcError, ValueError, KeyError) as exc:
+                fig.error = str(exc)
+            figures[key] = fig
+        self._annotate(figures, x)
+        self.figures = figures
+        self._show(x)
+
+    def _annotate(self, figures: dict[str, Figure], x: dict[str, Any]) -> None:
+        needed = figures["needed"].result
+        if needed is not None:
+            n = int(needed.value)
+            figures["needed"].note = (
+                f"fits on {x['gpus']}" if n <= x["gpus"] else f"does not fit on {x['gpus']}"
+            ) + " (+20% overhead)"
+        tps = figures["tps"].result
+        if tps is not None:
+            figures["tps"].note = roofline_bound(tps)
+        if figures["prefill"].result is not None:
+            figures["prefill"].note = roofline_bound(figures["prefill"].result)
+        tm = figures["train_mem"].result
+        if tm is not None:
+            figures["train_mem"].note = "model states, mixed-precision Adam"
+        tt = figures.get("train_time")
+        if tt is not None and tt.result is not None:
+            tt.note = f"{x['gpus']} GPUs at MFU {x['mfu']:g}"
+
+    def _show(self, x: dict[str, Any]) -> None:
+        table = self.query_one("#calc-figures", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for key, fig in self.figures.items():
+            value = self._display(fig)
+            table.add_row(fig.label, value, fig.error[:60] if fig.error else fig.note, key=key)
+        if table.row_count:
+            table.move_cursor(row=min(cursor, table.row_count - 1))
+        self.query_one("#calc-status", Static).update("")
+        self._memory_bar(x)
+        self._derivation()
+        self._plot(x)
+
+    @staticmethod
+    def _display(fig: Figure) -> str:
+        if fig.result is None:
+            return "—"
+        if fig.key == "train_time":
+            return f"{fig.result.to('days'):.1f} days"
+        return fig.result.display
+
+    def _memory_bar(self, x: dict[str, Any]) -> None:
+        from study.calc import catalog, format_quantity, parse_unit
+
+        chart = self.query_one("#calc-memory", BarChart)
+        w, kv = self.figures["weights"].result, self.figures["kv"].result
+        if w is None or kv is None:
+            chart.set_rows([])
+            return
+        gpu = catalog().gpu(x["gpu"])
+        mem = float(gpu.memory_bytes)
+        n = x["gpus"]
+        byte = parse_unit("B").dim
+        per_w, per_kv = w.value / n, kv.value / n
+        total = per_w + per_kv
+        style = "green" if total <= mem else "red"
+        chart.set_rows(
+            [
+                BarRow("weights", per_w / mem, format_quantity(per_w, byte), style=style),
+                BarRow("KV cache", per_kv / mem, format_quantity(per_kv, byte), style=style),
+                BarRow("total", total / mem, f"{format_quantity(total, byte)} / {format_quantity(mem, byte)}",
+                       style=style),
+            ]
+        )
+        chart.border_title = f"Memory per GPU ({gpu.name}, split over {n})"
+
+    @on(DataTable.RowHighlighted, "#calc-figures")
+    def _row(self) -> None:
+        self._derivation()
+
+    def _derivation(self) -> None:
+        table = self.query_one("#calc-figures", DataTable)
+        panel = self.query_one("#calc-derivation", Static)
+        if not table.row_count:
+            panel.update("")
+            return
+        key = list(self.figures)[min(table.cursor_row, len(self.figures) - 1)]
+        fig = self.figures[key]
+        panel.border_title = f"Derivation: {fig.label}"
+        if fig.result is None:
+            panel.update(fig.error or "—")
+            return
+        lines = []
+        for i, s in enumerate(fig.result.steps, start=1):
+            lines.append(f"[b]{i}. {s.label}[/]: {s.formula}")
+            if s.substituted:
+                lines.append(f"   = {s.substituted}")
+            lines.append(f"   = [b]{s.outcome}[/]")
+        panel.update("\n".join(lines))
+
+    def _plot(self, x: dict[str, Any]) -> None:
+        from study.calc import CalcError, call
+
+        chart = self.query_one("#calc-plot", BarChart)
+        model = {"model": x["model"], **({"params": x["params"]} if x["params"] else {})}
+        base = {**model, "gpu": x["gpu"], "dtype": x["dtype"], "tp": x["gpus"]}
+        points: list[tuple[str, Any]] = []
+        try:
+            if self.plot_over == "batch":
+                for b in PLOT_BATCHES:
+                    points.append((f"batch {b}", call("tokens-per-second", **base, seq_len=x["seq_len"], batch=b)))
+                chart.border_title = f"Tokens/s vs batch (seq {x['seq_len']})"
+            else:
+                for n in PLOT_SEQ_LENS:
+                    points.append((f"seq {n}", call("kv-cache", model=x["model"], seq_len=n, batch=x["batch"],
+                                                    dtype=x["dtype"])))
+                chart.border_title = f"KV cache vs sequence length (batch {x['batch']})"
+        except (CalcError, ValueError, KeyError) as exc:
+            chart.set_rows([])
+            chart.border_title = f"Plot unavailable: {exc}"
+            return
+        top = max((p.value for _, p in points), default=1) or 1
+        rows = []
+        for label, r in points:
+            note = roofline_bound(r)[:3] if self.plot_over == "batch" else ""
+            rows.append(BarRow(label, r.value / top, f"{r.display} {note}".rstrip()))
+        chart.set_rows(rows)
+
+    # -- actions ----------------------------------------------------------------------------------------
+
+    def action_toggle_plot(self) -> None:
+        self.plot_over = "seq" if self.plot_over == "batch" else "batch"
+        self._plot(self.inputs())
+
+    def action_focus_figures(self) -> None:
+        self.query_one("#calc-figures", DataTable).focus()
