@@ -217,7 +217,7 @@ class Expr:
             table = _ATTRS.get(type(obj))
             if table is None or node.attr not in table:
                 raise ExprError(f"{_kind(obj)} has no attribute {node.attr!r}"
-                                + (_did_you_mean(node.attr, table) if table else ""), self._offset(node))
+                                + (_did_you_mean(node.attr, table) if table else ""), self._offset(_attr_pos(node)))
             return table[node.attr](obj)
         if isinstance(node, ast.Call):
             return self._call(node, env, steps)
@@ -333,6 +333,17 @@ def _kind(v: Any) -> str:
     return type(v).__name__
 
 
+class _Pos:
+    def __init__(self, col: int) -> None:
+        self.col_offset = col
+
+
+def _attr_pos(node: ast.Attribute) -> Any:
+    """Point at the attribute name rather than at the object it is read from."""
+    end = getattr(node, "end_col_offset", None)
+    return _Pos(end - len(node.attr.encode("utf-8"))) if end is not None else node
+
+
 def _flat(src: str) -> str:
     """One line of the same length: YAML block scalars bring newlines and indentation that eval mode rejects."""
     return src.replace("\r", " ").replace("\n", " ").replace("\t", " ")
@@ -392,9 +403,9 @@ def compile_expr(src: str) -> Expr:
             names.add(node.id)
         elif isinstance(node, ast.Attribute):
             if node.attr.startswith("_"):
-                raise fail(f"attribute {node.attr!r} is not allowed", node)
+                raise fail(f"attribute {node.attr!r} is not allowed", _attr_pos(node))
             if node.attr not in _ALL_ATTRS:
-                raise fail(f"unknown attribute {node.attr!r}{_did_you_mean(node.attr, _ALL_ATTRS)}", node)
+                raise fail(f"unknown attribute {node.attr!r}{_did_you_mean(node.attr, _ALL_ATTRS)}", _attr_pos(node))
         elif isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name):
@@ -411,7 +422,7 @@ def compile_expr(src: str) -> Expr:
                             raise fail("**kwargs are not allowed", kw.value)
                         if kw.arg not in allowed:
                             raise fail(f"{func.id}() has no parameter {kw.arg!r}{_did_you_mean(kw.arg, allowed)}",
-                                       kw.value)
+                                       kw)
                 for a in node.args:
                     check(a, depth + 1)
                 for kw in node.keywords:

@@ -404,6 +404,7 @@ def format_quantity(base_value: Any, dim: Dim, digits: int = 3) -> str:
         # Training budgets are quoted in scientific notation (3.14e23 FLOPs), never in ZFLOP or YFLOP.
         mant, exp = f"{float(base_value):.{max(digits - 1, 0)}e}".split("e")
         return f"{mant}e{int(exp)} FLOP"
-    name, factor = pick_unit(float(base_value), dim)
+    # Round first so 999.96 GB is shown as 1 TB, not 1,000 GB.
+    name, factor = pick_unit(float(f"{float(base_value):.{digits}g}"), dim)
     text = format_number(base_value / factor, digits)
     return f"{text} {name}" if name else text

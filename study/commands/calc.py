@@ -1,0 +1,224 @@
+"""``study calc``: the sizing calculator on its own.
+
+``study calc`` lists the functions; ``study calc NAME --help`` shows parameters, units and the formula;
+``study calc NAME --param value ...`` prints the result and the worked steps (``--json`` for scripts);
+``study calc gpus|models|links`` print the catalog. Each function's options come from the calculator's
+shared parameter table, so an option means the same thing (and takes the same unit) everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+CATALOG_TABLES = ("gpus", "models", "links")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "calc",
+        help="the sizing calculator on its own",
+        description="GPU sizing calculator. `study calc` lists the functions, `study calc NAME --help` "
+        "explains one, `study calc gpus|models|links` prints the catalog.",
+        add_help=False,
+    )
+    p.add_argument("name", nargs="?", help="function name (kv-cache, training-time, ...) or gpus/models/links")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="--param value ... [--json]")
+    p.add_argument("-h", "--help", action="store_true", dest="calc_help", help="show help")
+    p.set_defaults(func=run)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Errors become one line (exit 2 through study.cli) instead of argparse's usage dump."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        from study.cli import UsageError
+
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from study.cli import UsageError
+
+    name, rest = args.name, list(args.rest or [])
+    if args.calc_help and name is None:
+        return _list_functions(as_json=False)
+    if name is None or name in ("list", "--json"):
+        return _list_functions(as_json="--json" in rest or name == "--json")
+    if args.calc_help:
+        rest.append("--help")
+    if name in CATALOG_TABLES:
+        return _catalog_table(name, as_json="--json" in rest)
+
+    from study.calc import FUNCTIONS, CalcError, CatalogError
+    from study.calc.registry import _did_you_mean
+
+    f = FUNCTIONS.get(name) or FUNCTIONS.get(name.replace("_", "-"))
+    if f is None:
+        options = list(FUNCTIONS) + list(CATALOG_TABLES)
+        raise UsageError(f"calc: unknown function {name!r}{_did_you_mean(name, options)}; `study calc` lists them")
+    parser = _function_parser(f)
+    if "-h" in rest or "--help" in rest:
+        _function_help(f)
+        return 0
+    ns, unknown = parser.parse_known_args(rest)
+    if unknown:
+        bad = next((u for u in unknown if u.startswith("-")), unknown[0])
+        opts = [p.option for p in f.params] + ["--json"]
+        raise UsageError(f"calc {f.name}: unknown option {bad!r}{_did_you_mean(bad.split('=')[0], opts)}; "
+                         f"see `study calc {f.name} --help`")
+    kwargs = {p.name: getattr(ns, p.name) for p in f.params if getattr(ns, p.name) is not None}
+    try:
+        result = f.func(**kwargs)
+    except (CalcError, CatalogError) as exc:
+        raise UsageError(f"calc {f.name}: {exc}") from None
+    if ns.json:
+        import json
+
+        print(json.dumps(result.to_dict(), indent=2, default=str))
+    else:
+        _print_result(f, result)
+    return 0
+
+
+def _function_parser(f: Any) -> _Parser:
+    parser = _Parser(prog=f"study calc {f.name}", add_help=False)
+    for p in f.params:
+        kw: dict[str, Any] = {"dest": p.name, "default": None, "metavar": p.type_label.upper().replace(" ", "-")}
+        if p.kind == "bool":
+            kw.update(nargs="?", const="yes", metavar="yes|no")
+        elif p.name == "recompute":
+            kw.update(nargs="?", const="full")
+        parser.add_argument(p.option, **kw)
+    parser.add_argument("--json", action="store_true")
+    return parser
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _list_functions(as_json: bool) -> int:
+    from study.calc import FUNCTIONS
+
+    if as_json:
+        import json
+
+        print(json.dumps([{"name": f.name, "unit": f.unit, "summary": f.summary} for f in FUNCTIONS.values()], indent=2))
+        return 0
+    from rich.table import Table
+
+    t = Table(title="study calc NAME --param value ...   (study calc NAME --help for details)", title_justify="left",
+              box=None, pad_edge=False)
+    t.add_column("function", style="bold cyan", no_wrap=True)
+    t.add_column("unit", no_wrap=True)
+    t.add_column("what it computes")
+    for f in FUNCTIONS.values():
+        t.add_row(f.name, f.unit, f.summary)
+    c = _console()
+    c.print(t)
+    c.print("\nCatalog: study calc gpus | study calc models | study calc links")
+    return 0
+
+
+def _function_help(f: Any) -> None:
+    from rich.table import Table
+
+    c = _console()
+    c.print(f"[bold]study calc {f.name}[/bold]: {f.summary}")
+    c.print(f"\n[bold]formula[/bold]  {f.formula}")
+    c.print(f"[bold]result[/bold]   {f.unit}")
+    c.print(f"[bold]source[/bold]   {f.source}\n")
+    if f.doc:
+        for para in f.doc.split("\n\n"):  # docstrings are hard-wrapped; let the terminal wrap instead
+            c.print(" ".join(para.split()), markup=False)
+        c.print()
+    t = Table(box=None, pad_edge=False)
+    t.add_column("option", style="bold cyan", no_wrap=True)
+    t.add_column("takes", no_wrap=True)
+    t.add_column("default", no_wrap=True)
+    t.add_column("meaning")
+    for p in f.params:
+        default = "required" if p.required else ("" if p.default is None else str(p.default))
+        t.add_row(p.option, p.type_label, default, p.help)
+    t.add_row("--json", "", "", "print {name, inputs, value, unit, display, steps} as JSON")
+    c.print(t)
+    c.print("\nNumbers take scientific notation and unit suffixes (175e9, 80GB, 400Gb/s, 2 days). A bare number "
+            "is in the unit shown under 'takes'. GB is 1e9 bytes, GiB 2^30; Gb/s is bits (1/8 of GB/s).")
+
+
+def _print_result(f: Any, result: Any) -> None:
+    from rich.table import Table
+
+    c = _console()
+    c.print(f"[bold]{f.name}[/bold] = [bold green]{result.display}[/bold green]   ({_value_text(result)} {result.unit})")
+    t = Table(box=None, pad_edge=False, show_header=True)
+    t.add_column("step", style="bold", no_wrap=True)
+    t.add_column("formula")
+    t.add_column("numbers")
+    t.add_column("result", style="green", no_wrap=True)
+    for s in result.steps:
+        t.add_row(s.label, s.formula, s.substituted, s.outcome)
+    c.print(t)
+    c.print(f"[dim]source: {f.source}[/dim]")
+
+
+def _value_text(result: Any) -> str:
+    v = result.value
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def _catalog_table(name: str, as_json: bool) -> int:
+    from study.calc import catalog
+    from study.calc.units import format_quantity, parse_unit
+
+    cat = catalog()
+    B, BW, W = parse_unit("B").dim, parse_unit("B/s").dim, parse_unit("W").dim
+    if as_json:
+        import dataclasses
+        import json
+
+        table = {"gpus": cat.gpus, "models": cat.models, "links": cat.links}[name]
+        print(json.dumps({k: dataclasses.asdict(v) for k, v in table.items()}, indent=2))
+        return 0
+    from rich.table import Table
+
+    t = Table(box=None, pad_edge=False)
+    if name == "gpus":
+        cols = ["id", "name", "memory", "bandwidth", "BF16 dense", "FP8 dense", "FP4 dense", "TDP", "NVLink", "MIG"]
+        for col in cols:
+            t.add_column(col, no_wrap=True, style="bold cyan" if col == "id" else None)
+        for g in cat.gpus.values():
+            def tf(d: str) -> str:
+                v = g.dense.get(d)
+                return "-" if v is None else f"{v:g} TF"
+            bf16 = tf("bf16") if "bf16" in g.dense else (tf("fp16") + " (FP16)" if "fp16" in g.dense else "-")
+            t.add_row(g.id, g.name, format_quantity(g.memory_bytes, B), format_quantity(g.bandwidth_bytes_s, BW),
+                      bf16, tf("fp8"), tf("fp4"), format_quantity(g.tdp_watts, W),
+                      "-" if g.nvlink_bandwidth_bytes_s is None else format_quantity(g.nvlink_bandwidth_bytes_s, BW),
+                      str(g.mig or "-"))
+        note = "Tensor TFLOP/s are dense (without sparsity); sparse figures are twice these. NVLink is the bidirectional total."
+    elif name == "models":
+        cols = ["id", "name", "params", "active", "layers", "hidden", "heads", "KV heads", "head dim", "FFN", "vocab", "context"]
+        for col in cols:
+            t.add_column(col, no_wrap=True, style="bold cyan" if col == "id" else None)
+        for m in cat.models.values():
+            t.add_row(m.id, m.name, f"{m.params / 1e9:.2f}B", f"{m.active_params / 1e9:.2f}B" if m.is_moe else "",
+                      *(str(x) for x in (m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.context)))
+        note = "Exact parameter counts from the released checkpoints (GPT-3: the paper's 175B)."
+    else:
+        for col in ("id", "name", "per direction", "bidirectional", "as quoted"):
+            t.add_column(col, no_wrap=col != "as quoted", style="bold cyan" if col == "id" else None)
+        for lk in cat.links.values():
+            t.add_row(lk.id, lk.name, format_quantity(lk.per_direction_bytes_s, BW),
+                      format_quantity(lk.bidirectional_bytes_s, BW), lk.quoted)
+        note = "A one-way transfer uses the per-direction rate. Network ports are quoted in Gb/s (bits): 400 Gb/s = 50 GB/s."
+    c = _console()
+    c.print(t)
+    c.print(f"[dim]{note}[/dim]")
+    return 0
