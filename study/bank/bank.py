@@ -189,10 +189,15 @@ def load_bank(
     blueprint = load_blueprint(content_root / "blueprint.yaml")
     topic_files = [p for p in iter_files([content_root / "topics"], (".md",)) if p.name.lower() != "readme.md"]
     q_files = iter_files(q_roots, QUESTION_SUFFIXES)
-    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if p not in set(q_files)]
-    # Instructors' README files are documentation, not question files.
-    files = [p for p in (*q_files, *extra_files) if p.name.lower() not in ("readme.yaml",)]
-    bank = build_bank(files, topic_files, blueprint)
+    known_q = set(q_files)
+    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if p not in known_q]
+    # Topic files given on the command line are checked as topics, replacing the built-in copy if it is one.
+    resolved_topics = {p.resolve() for p in topic_files}
+    extra_topics = [
+        p for p in iter_files(extra_roots, (".md",))
+        if p.name.lower() != "readme.md" and p.resolve() not in resolved_topics
+    ]
+    bank = build_bank([*q_files, *extra_files], [*topic_files, *extra_topics], blueprint)
     _CACHE[key] = bank
     return bank
 

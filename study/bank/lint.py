@@ -133,7 +133,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
         try:
             expr = calc.compile_expr(text)
         except calc.ExprError as exc:
-            report(path, "error", "calc-syntax", f"{exc} (in {text!r})", None)
+            report(path, "error", "calc-syntax", f"{exc.message}, at column {exc.column} of {text!r}")
             continue
         unknown = set(expr.names) - declared
         if unknown:
@@ -211,7 +211,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 continue
             if _within(dv, expected, answer.tolerance, calc, unit_info):
                 shown = ", ".join(f"{k}={v}" for k, v in env.items())
-                report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the tolerance of the answer {expected:.4g}" + (f" (with {shown})" if shown else ""))
+                report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the {answer.tolerance} tolerance of the answer {expected:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
                 failed.add(path)
         if ("answer", "value") in failed and answer_expr is not None:
             break

@@ -397,7 +397,8 @@ def iter_files(roots: Iterable[Path], suffixes: tuple[str, ...]) -> list[Path]:
     out: list[Path] = []
     for root in roots:
         if root.is_file():
-            out.append(root)
+            if root.suffix in suffixes:
+                out.append(root)
         elif root.is_dir():
             out.extend(p for p in root.rglob("*") if p.is_file() and p.suffix in suffixes and not p.name.startswith("."))
     return sorted(set(out))

@@ -28,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         raise UsageError(f"no such file or folder: {missing[0]}")
+    unknown = [p for p in args.paths if Path(p).is_file() and Path(p).suffix not in (".yaml", ".yml", ".md")]
+    if unknown:
+        raise UsageError(f"{unknown[0]}: lint reads question files (.yaml, .yml) and topic files (.md)")
     result = lint(args.paths, with_calc=not args.no_calc)
     if args.json:
         print(

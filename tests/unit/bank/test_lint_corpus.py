@@ -30,6 +30,7 @@ def test_corpus_covers_every_required_check() -> None:
         "unknown-objective", "unknown-topic", "single-correct-count", "multi-correct-count", "missing-answer",
         "missing-field", "bad-tolerance", "empty-text", "duplicate-choice", "empty-list", "not-utf8",
         "empty-file", "not-a-mapping", "unsafe-tag", "alias-bomb", "undefined-placeholder",
+        "value-mismatch", "unit-mismatch", "distractor-within-tolerance", "calc-syntax", "undefined-parameter",
     }
     assert required <= codes, f"corpus lacks {sorted(required - codes)}"
 
@@ -37,7 +38,7 @@ def test_corpus_covers_every_required_check() -> None:
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_each_broken_file_reports_exactly_its_findings(path: Path) -> None:
     # The corpus folder is linted together so the cross-file duplicate id is seen.
-    result = lint([CORPUS], with_calc=False)
+    result = lint([CORPUS], with_calc=path.name.startswith("calc"))
     shown = {d.path for d in result.diagnostics}
     mine = next(s for s in shown if s.endswith(path.name)) if any(s.endswith(path.name) for s in shown) else None
     got = {(d.line, d.column, d.code) for d in result.diagnostics if mine and d.path == mine}
@@ -60,3 +61,14 @@ def test_broken_file_does_not_stop_the_rest_loading(tmp_path: Path) -> None:
     bank = load_bank(questions=[tmp_path])
     assert [q.id for q in bank.questions] == ["lint-dup-id"]
     assert {d.code for d in bank.diagnostics} == {"yaml-syntax", "alias-bomb"}
+
+
+def test_calc_checks_with_the_calculator() -> None:
+    path = CORPUS / "calc_checks.yaml"
+    result = lint([path])
+    got = {(d.line, d.column, d.code) for d in result.diagnostics}
+    assert got == expectations(path)
+    messages = {d.code: d.message for d in result.diagnostics}
+    assert "140 GB" in messages["value-mismatch"]
+    assert "a size" in messages["unit-mismatch"] and "a time" in messages["unit-mismatch"]
+    assert "size=7" in messages["distractor-within-tolerance"]
