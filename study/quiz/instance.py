@@ -165,7 +165,7 @@ def draw_params(question: Question, rng: random.Random) -> dict[str, Any]:
 
 @lru_cache(maxsize=4096)
 def _compiled(src: str) -> Any:
-    from study.calc import compile_expr
+    from study.calc.expr import compile_expr
 
     return compile_expr(src)
 

@@ -74,3 +74,87 @@ def test_instance_dict_round_trip():
         for as_choice in (False, True):
             inst = instantiate(q, seed=4, as_choice=as_choice)
             assert Instance.from_dict(inst.to_dict()) == inst
+
+
+# --- templated questions: the calculator computes the answer ---------------------------------------------
+
+def kv_question():
+    from study.bank.schema import Distractor, NumericAnswer, Question, Range, Reference
+    import datetime as dt
+
+    calc = "kv_cache(model=model, seq_len=seq, batch=batch, dtype='fp16')"
+    return Question(
+        id="kv-gqa", objective="2.1", difficulty=3, type="numeric",
+        params={"model": ["llama-2-70b", "llama-3-70b"], "seq": Range(range=(2048, 8192), step=2048),
+                "batch": [1, 4, 8]},
+        stem="Serve **{model}** in FP16, {seq} tokens, batch {batch}. It has {= model(model).kv_heads} KV heads.",
+        answer=NumericAnswer(calc=calc, unit="GB", tolerance="3%"),
+        distractors=[Distractor(calc=f"{calc} / 2", why="K and V counted once."),
+                     Distractor(calc="kv_cache(model=model, seq_len=seq, batch=batch, dtype='fp16', "
+                                     "kv_heads=model(model).heads)", why="All heads instead of KV heads.")],
+        explanation="2 x layers x KV heads x head dim x tokens x batch x bytes.",
+        references=[Reference(title="NVIDIA blog", url="https://developer.nvidia.com/blog/")],
+        verified=dt.date(2026, 11, 30),
+    )
+
+
+def test_templated_numeric_instance():
+    inst = instantiate(kv_question(), seed=12)
+    p = inst.params
+    assert p["model"] in ("llama-2-70b", "llama-3-70b")
+    assert p["seq"] in (2048, 4096, 6144, 8192) and p["batch"] in (1, 4, 8)
+    # Both models: 80 layers, 8 KV heads of dimension 128 (published Hugging Face configs), 64 query heads.
+    expected_gb = 2 * 80 * 8 * 128 * p["seq"] * p["batch"] * 2 / 1e9
+    assert inst.numeric.value == pytest.approx(expected_gb, rel=1e-9)
+    assert inst.stem == (f"Serve **{p['model']}** in FP16, {p['seq']} tokens, batch {p['batch']}. "
+                         "It has 8 KV heads.")
+    assert [round(v / expected_gb, 6) for v, _ in inst.numeric.distractors] == [0.5, 8.0]
+    assert inst.derivation and any("128" in line for line in inst.derivation)
+
+
+def test_templated_draw_is_reproducible_and_varies():
+    q = kv_question()
+    assert instantiate(q, seed=3) == instantiate(q, seed=3)
+    draws = {tuple(sorted(instantiate(q, seed=s).params.items())) for s in range(40)}
+    assert len(draws) > 10
+
+
+def test_templated_exam_instance_is_multiple_choice_and_grades():
+    from study.quiz import grade_answer
+
+    inst = instantiate(kv_question(), seed=5, as_choice=True)
+    assert len(inst.options) == 3
+    right = inst.expected
+    assert grade_answer(inst, right).correct
+    wrong = next(l for l in inst.labels if l != right)
+    assert grade_answer(inst, wrong).matched_distractor_why in ("K and V counted once.", "All heads instead of KV heads.")
+    typed = instantiate(kv_question(), seed=5)
+    assert grade_answer(typed, typed.numeric.display).correct
+    assert grade_answer(typed, f"{typed.numeric.value / 2} GB").matched_distractor_why == "K and V counted once."
+
+
+def test_calc_with_stated_value_uses_the_stated_value():
+    import datetime as dt
+
+    from study.bank.schema import NumericAnswer, Question, Reference
+
+    q = Question(id="w", objective="2.1", difficulty=1, type="numeric", stem="70B in FP16?",
+                 answer=NumericAnswer(value=140, calc="weights_memory(params=70e9, dtype='fp16')", unit="GB"),
+                 explanation="2 B per parameter.", references=[Reference(title="t", url="https://x.org")],
+                 verified=dt.date(2026, 11, 30))
+    inst = instantiate(q, seed=1)
+    assert inst.numeric.value == 140 and inst.derivation
+
+
+def test_a_broken_expression_is_an_instance_error():
+    import datetime as dt
+
+    from study.bank.schema import NumericAnswer, Question, Reference
+    from study.quiz import InstanceError
+
+    q = Question(id="bad", objective="2.1", difficulty=1, type="numeric", stem="?",
+                 answer=NumericAnswer(calc="no_such_function(1)", unit="GB"),
+                 explanation="x", references=[Reference(title="t", url="https://x.org")],
+                 verified=dt.date(2026, 11, 30))
+    with pytest.raises(InstanceError, match="bad"):
+        instantiate(q, seed=1)

@@ -273,3 +273,20 @@ def test_real_progress_store_round_trip(bank, tmp_path):
         assert store.exam_history()[-1].report["questions"][0]["id"] == s.instances[0].qid
     finally:
         store.close()
+
+
+def test_a_question_the_calculator_cannot_instantiate_is_replaced():
+    import datetime as dt
+
+    from study.bank.schema import NumericAnswer, Question, Reference
+
+    broken = Question(id="broken", objective="2.1", difficulty=1, type="numeric", stem="?",
+                      answer=NumericAnswer(calc="no_such_function(1)", unit="GB"), explanation="x",
+                      references=[Reference(title="t", url="https://x.org")], verified=dt.date(2026, 11, 30))
+    bank = make_bank(per_objective=3, extra=[broken])
+    ids = set()
+    for seed in range(5):
+        s = build_exam(bank, seed=seed, count=30, now=T0)
+        assert s.count == 30
+        ids |= {i.qid for i in s.instances}
+    assert "broken" not in ids
