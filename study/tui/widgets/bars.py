@@ -56,14 +56,17 @@ class BarChart(Static):
     def rows(self) -> list[BarRow]:
         return list(self._rows)
 
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return max(1, len(self._rows))
+
     def render(self) -> Text:
         if not self._rows:
             return Text("")
-        width = max(self.size.width, 30)
+        width = max(self.content_size.width, 20)
         label_w = min(max(len(r.label) for r in self._rows), max(10, width // 2))
         value_w = max(len(r.value) for r in self._rows)
         bar_w = max(6, width - label_w - value_w - 3)
-        out = Text()
+        out = Text(no_wrap=True, overflow="ellipsis")
         for i, row in enumerate(self._rows):
             if i:
                 out.append("\n")

@@ -1,0 +1,205 @@
+"""Review: the spaced-repetition session over due cards (rated 1-4) and due questions (answered, rated by
+the outcome). The store's FSRS scheduler picks what is due and records every rating."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Header, Input, Markdown, ProgressBar, Static
+
+from study.tui.screens.topics import RATING_KEYS
+from study.tui.widgets.question import LABELS, Choices, QuestionView
+
+
+class ReviewScreen(Screen):
+    BINDINGS = [
+        *[Binding(str(n), f"key({n})", ("Again", "Hard", "Good", "Easy")[n - 1] if n <= 4 else "", show=n <= 4)
+          for n in range(1, 10)],
+        Binding("space", "reveal", "Show card"),
+        Binding("enter", "enter", "Answer / next", show=False),
+        Binding("n", "learn_new", "New cards", show=False),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cards: list[str] = []
+        self.session: Any = None
+        self.position = 0  # index into cards, then into session questions
+        self.phase = "loading"  # loading | card | question | done
+        self.revealed = False
+        self.graded = False
+        self.rated: dict[str, str] = {}
+        self._shown_at = time.monotonic()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield ProgressBar(id="review-progress", show_eta=False)
+        yield Static("", id="review-status", classes="quiz-header")
+        with ContentSwitcher(initial="review-card", id="review-switch"):
+            with VerticalScroll(id="review-card", classes="panel"):
+                yield Markdown("", id="review-card-md")
+            yield QuestionView(id="review-question")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "ready", lambda ready: self._start(ready), init=True)
+
+    @property
+    def total(self) -> int:
+        return len(self.cards) + (self.session.count if self.session is not None else 0)
+
+    def _start(self, ready: bool, new_cards: bool = False) -> None:
+        if not ready or self.phase != "loading" and not new_cards:
+            return
+        from study.quiz import SelectionError, build_practice
+
+        services = self.app.services
+        store, bank = services.store, services.bank
+        if store is None or bank is None:
+            self._finish("The progress store is not open: nothing to review.")
+            return
+        now = services.now()
+        if new_cards:
+            seen = store.seen_ids("card")
+            goal = int(services.setting("daily_goal", 20) or 20)
+            self.cards = [c.id for c in bank.cards if c.id not in seen][:goal]
+            self.session = None
+        else:
+            self.cards = [c for c in store.due(now, kind="card") if bank.has_item(c)]
+            due_q = [q for q in store.due(now, kind="question") if bank.has_item(q)]
+            self.session = None
+            if due_q:
+                try:
+                    self.session = build_practice(bank, services.next_seed(), len(due_q), pick="due", store=store,
+                                                  clock=services.clock)
+                except SelectionError:
+                    self.session = None
+        self.position = 0
+        self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
+        if not self.total:
+            unseen = len([c for c in bank.cards if c.id not in store.seen_ids("card")])
+            self._finish(f"Nothing is due right now. {unseen} card(s) never studied: press **n** to learn some.")
+            return
+        self._show()
+
+    # -- display ----------------------------------------------------------------------------------------
+
+    def _show(self) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.update(progress=self.position)
+        switch = self.query_one(ContentSwitcher)
+        self.revealed = self.graded = False
+        self._shown_at = time.monotonic()
+        if self.position < len(self.cards):
+            self.phase = "card"
+            switch.current = "review-card"
+            card = self.app.services.bank.card(self.cards[self.position])
+            self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n*space to show the card*")
+            self._status(f"card {self.position + 1}/{self.total} · recall what you know, then space")
+            return
+        qi = self.position - len(self.cards)
+        if self.session is not None and qi < self.session.count:
+            self.phase = "question"
+            switch.current = "review-question"
+            if qi > self.session.index:
+                self.session.next()
+            self.query_one(QuestionView).show(self.session.current)
+            self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
+            return
+        self._finish(f"Review done: {self.total} item(s). Well done.")
+
+    def _status(self, text: str) -> None:
+        self.query_one("#review-status", Static).update(text)
+
+    def _finish(self, message: str) -> None:
+        self.phase = "done"
+        self.query_one(ContentSwitcher).current = "review-card"
+        self.query_one("#review-card-md", Markdown).update(f"## Review\n\n{message}")
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(1, self.total), progress=max(1, self.total) if self.total else 0)
+        self._status("escape: back")
+
+    # -- actions ----------------------------------------------------------------------------------------
+
+    def action_reveal(self) -> None:
+        if self.phase != "card" or self.revealed:
+            return
+        card = self.app.services.bank.card(self.cards[self.position])
+        self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n{card.body}")
+        self.revealed = True
+        self._status("rate: 1 again · 2 hard · 3 good · 4 easy")
+
+    def action_key(self, n: int) -> None:
+        if self.phase == "card":
+            if not self.revealed:
+                self.action_reveal()
+                return
+            if n > 4:
+                return
+            from study.tui import actions
+
+            card_id = self.cards[self.position]
+            rating = RATING_KEYS[str(n)]
+            actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at)
+            self.rated[card_id] = rating
+            self.position += 1
+            self._show()
+        elif self.phase == "question" and not self.graded:
+            inst = self.session.current
+            if not inst.is_numeric_typed and n - 1 < len(inst.options):
+                self.query_one(QuestionView).choices.toggle(n - 1)
+
+    @on(Choices.Changed)
+    def _picked(self, event: Choices.Changed) -> None:
+        if self.graded:
+            if event.submit:
+                self._next_question()
+            return
+        if event.submit and event.picked:
+            self._answer(",".join(LABELS[i] for i in event.picked))
+
+    @on(Input.Submitted, "#q-number")
+    def _typed(self, event: Input.Submitted) -> None:
+        if self.graded:
+            self._next_question()
+        else:
+            self._answer(event.value)
+
+    def action_enter(self) -> None:
+        if self.phase == "card":
+            self.action_reveal()
+        elif self.phase == "question":
+            if self.graded:
+                self._next_question()
+            elif self.query_one(QuestionView).choices.picked:
+                picked = sorted(self.query_one(QuestionView).choices.picked)
+                self._answer(",".join(LABELS[i] for i in picked))
+
+    def _answer(self, value: str) -> None:
+        from study.quiz import AnswerError, SessionError
+
+        try:
+            grade = self.session.answer(value)
+        except (AnswerError, SessionError) as exc:
+            self._status(f"[b]{exc}[/]")
+            return
+        self.graded = True
+        self.query_one(QuestionView).show_feedback(self.session.current, grade)
+        self._status("recorded: " + ("right" if grade.correct else "wrong, it comes back soon") + " · enter: next")
+        self.focus()
+
+    def _next_question(self) -> None:
+        self.position += 1
+        self._show()
+
+    def action_learn_new(self) -> None:
+        if self.phase == "done":
+            self.phase = "loading"
+            self._start(True, new_cards=True)
