@@ -232,6 +232,9 @@ class History:
         return list(fn(item_id=item_id) if item_id is not None else fn())
 
     def seen(self) -> set[str]:
+        fn = getattr(self.store, "seen_ids", None)
+        if fn is not None:
+            return set(fn(kind="question"))
         return {_field(a, "item_id") for a in self._attempts()}
 
     def last_outcomes(self, ids: Iterable[str]) -> dict[str, bool]:

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import datetime as dt
+import io
+
+from quiz_fixtures import FakeStore, T0, make_bank
+from study.quiz import build_exam, build_practice
+from study.quiz.plain import plain_text, run_plain
+
+
+class StepClock:
+    """Advances a fixed step on every reading; ``jump`` moves it forward at once."""
+
+    def __init__(self, step: float = 1.0) -> None:
+        self.t = T0
+        self.step = dt.timedelta(seconds=step)
+
+    def __call__(self) -> dt.datetime:
+        self.t += self.step
+        return self.t
+
+    def jump(self, seconds: float) -> None:
+        self.t += dt.timedelta(seconds=seconds)
+
+
+def drive(session, lines, clock):
+    out = io.StringIO()
+    report = run_plain(session, io.StringIO("".join(f"{l}\n" for l in lines)), out, clock)
+    return report, out.getvalue()
+
+
+def test_exam_commands_review_goto_flag_submit():
+    clock = StepClock()
+    s = build_exam(make_bank(), seed=2, count=3, minutes=3, now=T0, clock=clock)
+    report, text = drive(s, [":review", ":2", ":flag", s.instances[1].expected, ":submit"], clock)
+    assert "Unanswered: 1, 2, 3. Flagged: none." in text
+    assert "Question 2 of 3" in text and "Flagged." in text
+    assert report.questions[1].flagged and report.questions[1].correct
+    assert [q.position for q in report.unanswered] == [1, 3]
+
+
+def test_bad_input_asks_again_without_moving():
+    clock = StepClock()
+    s = build_exam(make_bank(), seed=2, count=2, minutes=3, now=T0, clock=clock)
+    report, text = drive(s, ["Z", s.instances[0].expected, s.instances[1].expected], clock)
+    assert "'Z' is not a choice" in text
+    assert report.correct == 2
+    assert "That was the last question" in text and "End of input: submitting." in text
+
+
+def test_an_answer_after_the_deadline_is_refused():
+    clock = StepClock()
+    s = build_exam(make_bank(), seed=2, count=2, minutes=1, now=T0, clock=clock)
+
+    class Late(io.StringIO):
+        def readline(self, *a):
+            clock.jump(120)  # the learner thought for two minutes
+            return super().readline(*a)
+
+    out = io.StringIO()
+    report = run_plain(s, Late(f"{s.instances[0].expected}\n"), out, clock)
+    assert report.timed_out and report.correct == 0
+    assert "Time is up" in out.getvalue()
+
+
+def test_alerts_are_printed():
+    clock = StepClock(step=20)
+    s = build_exam(make_bank(), seed=2, count=5, minutes=2, now=T0, clock=clock)
+    _, text = drive(s, ["", "", "", "", ""], clock)
+    assert "Time check: 1 min left." in text
+
+
+def test_practice_feedback_and_auto_submit():
+    clock = StepClock()
+    s = build_practice(make_bank(), seed=4, count=2, now=T0, clock=clock)
+    wrong = next(l for l in s.instances[0].labels if l not in s.instances[0].correct_labels)
+    report, text = drive(s, [wrong, s.instances[1].expected], clock)
+    assert text.count("Why: Explanation of") == 2
+    assert f"You picked {wrong}: why" in text
+    assert report.correct == 1 and "End of input" not in text
+
+
+def test_quit_leaves_an_exam_resumable():
+    clock = StepClock()
+    store = FakeStore()
+    s = build_exam(make_bank(), seed=2, count=3, minutes=5, now=T0, clock=clock, store=store)
+    report, text = drive(s, [s.instances[0].expected, ":quit"], clock)
+    assert report is None and not s.finished
+    assert store.saved and not store.finished
+    assert "resumes with --resume" in text
+
+
+def test_plain_text_drops_markdown_marks():
+    assert plain_text("Serve **Llama** with `vLLM`") == "Serve Llama with vLLM"
