@@ -98,7 +98,9 @@ def _function_parser(f: Any) -> _Parser:
 def _console() -> Any:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=False)
+    # Piped output (scripts, tests, less) gets room for the catalog tables instead of 80 columns.
+    width = None if sys.stdout.isatty() else 160
+    return Console(highlight=False, soft_wrap=False, width=width)
 
 
 def _list_functions(as_json: bool) -> int:
@@ -192,7 +194,7 @@ def _catalog_table(name: str, as_json: bool) -> int:
     if name == "gpus":
         cols = ["id", "name", "memory", "bandwidth", "BF16 dense", "FP8 dense", "FP4 dense", "TDP", "NVLink", "MIG"]
         for col in cols:
-            t.add_column(col, no_wrap=True, style="bold cyan" if col == "id" else None)
+            t.add_column(col, no_wrap=col != "name", style="bold cyan" if col == "id" else None)
         for g in cat.gpus.values():
             def tf(d: str) -> str:
                 v = g.dense.get(d)
