@@ -96,7 +96,8 @@ def run_plain(
         out.flush()
 
     timed = f", {format_left(session.minutes * 60)}" if session.minutes else ""
-    say(f"{session.mode.capitalize()}: {session.count} questions{timed}. {HELP}")
+    noun = "question" if session.count == 1 else "questions"
+    say(f"{session.mode.capitalize()}: {session.count} {noun}{timed}. {HELP}")
     show = True
     while not session.finished:
         for alert in session.tick(clock()):
