@@ -77,10 +77,9 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from study.bank import load_bank
-    from study.quiz import SelectionError, build_exam, build_practice
+    from study.quiz import SelectionError
     from study.quiz.clock import system_clock
     from study.quiz.plain import run_plain
-    from study.quiz.session import QuizSession
 
     if args.count is not None and args.count < 1:
         raise UsageError("--count must be at least 1")
@@ -88,8 +87,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--minutes must be positive")
     difficulty = _difficulty(args.difficulty)
     bank = load_bank(questions=args.questions, content=args.content)
-    for d in bank.errors if hasattr(bank, "errors") else ():
-        print(f"study: {d}", file=sys.stderr)
+    errors = [d for d in bank.diagnostics if d.severity == "error"]
+    if errors:
+        # Broken questions are left out of the quiz; say so in one line rather than flooding the prompt.
+        print(f"study: {len(errors)} problem(s) in the question files were skipped (first: {errors[0]}); "
+              "run `study lint` for all", file=sys.stderr)
     talk = sys.stderr if args.json else sys.stdout
     seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
     if args.seed is None:
@@ -99,26 +101,12 @@ def run(args: argparse.Namespace) -> int:
     store = _open_store(args)
     clock = system_clock
     try:
-        session = None
         if args.resume:
-            if store is None:
-                raise UsageError("--resume needs the progress store")
-            kind = "exam" if args.mode == "exam" else args.mode
-            active = store.active_session(kind)
-            if active is None:
-                raise UsageError(f"no unfinished {kind} to resume")
-            session = QuizSession.from_json(active[1], bank, clock=clock, store=store)
-            session.resume(clock())
-        elif args.mode == "exam":
-            session = build_exam(bank, seed_value, count=args.count, minutes=args.minutes, store=store,
-                                 now=clock(), clock=clock,
-                                 questions=_filtered(bank, args, difficulty))
+            session = _resume(args, bank, store, clock)
         else:
-            session = build_practice(
-                bank, seed_value, count=args.count or 10, domain=args.domain, objective=args.objective,
-                topic=args.topic, difficulty=difficulty, pick=args.pick, minutes=args.minutes,
-                timed_like_exam=args.mode == "quiz", store=store, now=clock(), clock=clock,
-            )
+            if store is not None and args.mode != "practice" and store.active_session(args.mode) is not None:
+                print(f"note: an unfinished {args.mode} is waiting; continue it with --resume", file=talk)
+            session = _build(args, bank, store, clock, seed_value, difficulty)
         report = run_plain(session, sys.stdin, talk, clock)
     except SelectionError as exc:
         raise UsageError(str(exc)) from None
@@ -137,6 +125,32 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(report.render_text())
     return 0
+
+
+def _resume(args: argparse.Namespace, bank, store, clock):
+    from study.quiz.session import QuizSession
+
+    if store is None:
+        raise UsageError("--resume needs the progress store")
+    active = store.active_session(args.mode)
+    if active is None:
+        raise UsageError(f"no unfinished {args.mode} to resume")
+    session = QuizSession.from_json(active[1], bank, clock=clock, store=store)
+    session.resume(clock())
+    return session
+
+
+def _build(args: argparse.Namespace, bank, store, clock, seed, difficulty):
+    from study.quiz import build_exam, build_practice
+
+    if args.mode == "exam":
+        return build_exam(bank, seed, count=args.count, minutes=args.minutes, store=store, now=clock(),
+                          clock=clock, questions=_filtered(bank, args, difficulty))
+    return build_practice(
+        bank, seed, count=args.count or 10, domain=args.domain, objective=args.objective, topic=args.topic,
+        difficulty=difficulty, pick=args.pick, minutes=args.minutes, timed_like_exam=args.mode == "quiz",
+        store=store, now=clock(), clock=clock,
+    )
 
 
 def _filtered(bank, args: argparse.Namespace, difficulty):

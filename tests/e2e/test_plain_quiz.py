@@ -234,3 +234,23 @@ def test_usage_errors_exit_2(bank_dir: Path, tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
     result = run(["quiz", "--plain", "--difficulty", "5", "--questions", str(bank_dir)], "", tmp_path / "p.db")
     assert result.returncode == 2
+
+
+def test_quit_then_resume_an_exam(bank_dir: Path, tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    args = ["quiz", "--plain", "--json", "--mode", "exam", "--count", "4", "--seed", "3", "--questions", str(bank_dir)]
+    d = Driver(args, db)
+    first = d.question()
+    assert first is not None
+    d.send(answer_for(first, True))
+    d.question()
+    d.send(":quit")
+    out, err = d.proc.communicate(timeout=120)
+    assert d.proc.returncode == 0 and out == "" and "--resume" in err
+
+    again = run([*args, "--resume"], "", db)  # nothing more typed: end of input submits
+    assert again.returncode == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["correct"] == 1 and report["questions"][0]["given"] is not None
+    assert sum(q["given"] is not None for q in report["questions"]) == 1
+    assert run([*args, "--resume"], "", db).returncode == 2  # nothing left to resume
