@@ -389,17 +389,17 @@ def pick_unit(base_value: float, dim: Dim) -> tuple[str, float]:
 def format_quantity(base_value: Any, dim: Dim, digits: int = 3) -> str:
     """``format_quantity(2.15e10, BYTES) == "21.5 GB"``; picks a decimal prefix; arrays are summarised."""
     if not isinstance(base_value, (int, float)):
-        try:
-            n = len(base_value)
-        except TypeError:
-            base_value = float(base_value)
-        else:
-            if n == 0:
+        size = getattr(base_value, "size", None)
+        if size is None:  # a list or tuple
+            base_value = list(base_value) if hasattr(base_value, "__len__") else float(base_value)
+            size = len(base_value) if isinstance(base_value, list) else None
+        if size is not None and getattr(base_value, "ndim", 1) != 0:
+            if size == 0:
                 return "no values"
-            lo, hi = float(min(base_value)) if n < 64 else float(base_value.min()), (
-                float(max(base_value)) if n < 64 else float(base_value.max())
-            )
-            return f"{n} values, {format_quantity(lo, dim, digits)} to {format_quantity(hi, dim, digits)}"
+            lo, hi = float(min(base_value) if isinstance(base_value, list) else base_value.min()), float(
+                max(base_value) if isinstance(base_value, list) else base_value.max())
+            return f"{size} values, {format_quantity(lo, dim, digits)} to {format_quantity(hi, dim, digits)}"
+        base_value = float(base_value)
     if dim == FLOP and abs(base_value) >= 1e15:
         # Training budgets are quoted in scientific notation (3.14e23 FLOPs), never in ZFLOP or YFLOP.
         mant, exp = f"{float(base_value):.{max(digits - 1, 0)}e}".split("e")
