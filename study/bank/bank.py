@@ -189,8 +189,8 @@ def load_bank(
     blueprint = load_blueprint(content_root / "blueprint.yaml")
     topic_files = [p for p in iter_files([content_root / "topics"], (".md",)) if p.name.lower() != "readme.md"]
     q_files = iter_files(q_roots, QUESTION_SUFFIXES)
-    known_q = set(q_files)
-    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if p not in known_q]
+    known_q = {p.resolve() for p in q_files}
+    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if p.resolve() not in known_q]
     # Topic files given on the command line are checked as topics, replacing the built-in copy if it is one.
     resolved_topics = {p.resolve() for p in topic_files}
     extra_topics = [

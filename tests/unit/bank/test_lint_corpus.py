@@ -72,3 +72,14 @@ def test_calc_checks_with_the_calculator() -> None:
     assert "140 GB" in messages["value-mismatch"]
     assert "a size" in messages["unit-mismatch"] and "a time" in messages["unit-mismatch"]
     assert "size=7" in messages["distractor-within-tolerance"]
+
+
+def test_linting_a_builtin_file_by_relative_path_finds_no_self_duplicates(monkeypatch) -> None:
+    from study import paths
+
+    root = paths.questions_dir().parent
+    monkeypatch.chdir(root)
+    some = sorted(paths.questions_dir().rglob("*.yaml"))[0].relative_to(root)
+    result = lint([some], with_calc=False)
+    assert not [d for d in result.diagnostics if d.code == "duplicate-id"]
+    assert result.questions > 0
