@@ -381,9 +381,10 @@ class QuizSession:
         from study.quiz.report import build_report
 
         self._report = build_report(self)
-        if self.store is not None and self._persisted_kind():
+        if self.store is not None:
+            # Every mode ends with its report in the store (practice too, for the history screens).
             self.store.save_session(self.id, self.mode, self.to_json(), self.deadline)
-            self.store.finish_session(self.id, self._report.to_json())
+            self.store.finish_session(self.id, self._report.to_json(), at=end)
         return self._report
 
     def _persisted_kind(self) -> bool:

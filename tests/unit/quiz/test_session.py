@@ -254,6 +254,7 @@ def test_store_sync_practice_records_each_answer_once(bank):
     assert [a.item_id for a in store.attempts] == [s.instances[0].qid]
     assert store.saved == []  # untimed practice is not persisted for resume
     s.submit(now=at(20))
+    assert len(store.finished) == 1 and store.finished[0][0] == s.id  # but its report is kept
     assert len(store.attempts) == 3  # the two unanswered are recorded as misses at the end
     assert [a.correct for a in store.attempts] == [True, False, False]
 
