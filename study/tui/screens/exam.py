@@ -47,7 +47,10 @@ def start_exam(app: App, count: int | None = None) -> None:
         return
     if session.count < (count or bank.blueprint.exam.questions):
         app.notify(f"The bank has only {session.count} suitable questions; the exam is shorter.", severity="warning")
-    app.switch_screen(ExamScreen(session))
+    if isinstance(app.screen, ExamStartScreen):
+        app.switch_screen(ExamScreen(session))
+    else:
+        app.push_screen(ExamScreen(session))
 
 
 def offer_resume(app: App, active: tuple[str, str, Any]) -> None:

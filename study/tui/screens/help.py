@@ -22,6 +22,14 @@ Practice and exam answers feed the scheduler: a wrong answer counts as *Again*, 
 """
 
 
+IN_FLOW = [
+    ("Practice (questions)", "practice", "PracticeScreen"),
+    ("Exam (questions)", "exam", "ExamScreen"),
+    ("Exam review", "exam", "ReviewBeforeSubmit"),
+    ("Results", "results", "ResultsScreen"),
+]
+
+
 def _key_table() -> str:
     from study.tui.app import SCREENS, StudyApp, screen_class
 
@@ -31,16 +39,20 @@ def _key_table() -> str:
             rows.append(f"| everywhere | `{b.key_display or b.key}` | {b.description} |")
     rows.append("| everywhere | `ctrl+p` | command palette: every screen, topic and card |")
     rows.append("| everywhere | `escape` | back |")
-    for name in SCREENS:
-        try:
-            cls = screen_class(name)
-        except Exception:
-            continue
+    import importlib
+
+    # The screens reached from the palette, plus those reached inside a flow.
+    places = [(SCREENS[name][2], screen_class(name)) for name in SCREENS]
+    for title, module, cls in IN_FLOW:
+        places.append((title, getattr(importlib.import_module(f"study.tui.screens.{module}"), cls)))
+    for title, cls in places:
         for b in getattr(cls, "BINDINGS", []):
             if not isinstance(b, Binding) or not b.description:
                 continue
             key = b.key_display or b.key.split(",")[0]
-            rows.append(f"| {SCREENS[name][2]} | `{key}` | {b.description} |")
+            rows.append(f"| {title} | `{key}` | {b.description} |")
+        if cls.__name__ in ("PracticeScreen", "ExamScreen"):
+            rows.append(f"| {title} | `1`-`9`, `a`-`e` | pick a choice (multi: toggle) |")
     return "\n".join(rows)
 
 

@@ -1,0 +1,77 @@
+"""Fixtures for the TUI tests: a small fixed bank, a fresh store per test, a clock the test moves by hand."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+START = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.timezone.utc)
+
+
+class FrozenClock:
+    """Time stands still until the test advances it; the app and the quiz engine read it."""
+
+    def __init__(self, start: dt.datetime = START) -> None:
+        self.now = start
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += dt.timedelta(**kwargs)
+
+
+@pytest.fixture
+def bank() -> Any:
+    from study.bank import load_bank
+
+    return load_bank(questions=[DATA / "questions"], content=DATA / "content")
+
+
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock()
+
+
+@pytest.fixture
+def store_path(tmp_path: Path) -> Path:
+    return tmp_path / "progress.db"
+
+
+@pytest.fixture
+def store(store_path: Path) -> Any:
+    from study.progress import open_store
+
+    s = open_store(store_path)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def make_app(bank: Any, store: Any, clock: FrozenClock) -> Callable[..., Any]:
+    from study.tui.app import make_app as factory
+
+    def build(**overrides: Any) -> Any:
+        kwargs = {"bank": bank, "store": store, "clock": clock, "seed": 7, **overrides}
+        return factory(**kwargs)
+
+    return build
+
+
+async def settle(pilot: Any, app: Any) -> None:
+    """Let queued messages, screen switches and workers finish."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def no_blink(app: Any) -> None:
+    from textual.widgets import Input
+
+    for screen in app.screen_stack:
+        for widget in screen.query(Input):
+            widget.cursor_blink = False
