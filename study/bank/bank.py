@@ -78,11 +78,20 @@ class Bank:
     def cards_for(self, objective: str) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if objective in c.objectives)
 
+    @cached_property
+    def _hashes(self) -> dict[str, str]:
+        return {}
+
     def content_hash(self, item_id: str) -> str:
-        if item_id in self._questions_by_id:
-            return question_hash(self._questions_by_id[item_id])
-        card = self._cards_by_id[item_id]
-        return content_hash({"title": card.title, "body": card.body})
+        """Digest of what the learner sees, so progress can notice an edited item (memoised: exams ask often)."""
+        memo = self._hashes
+        if item_id not in memo:
+            if item_id in self._questions_by_id:
+                memo[item_id] = question_hash(self._questions_by_id[item_id])
+            else:
+                card = self._cards_by_id[item_id]
+                memo[item_id] = content_hash({"title": card.title, "body": card.body})
+        return memo[item_id]
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
