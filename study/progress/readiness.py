@@ -152,6 +152,7 @@ def compute_readiness(
 ) -> Readiness:
     """``domains`` is ``[(domain_id, weight, [(objective_id, title), ...]), ...]``; ``items`` the scored
     items (already chosen per objective, see the module docstring); ``at`` the exam moment."""
+    now = now.astimezone(dt.timezone.utc)  # fsrs insists on UTC
     objective_domain = {o: d for d, _w, objs in domains for o, _t in objs}
     titles = {o: t for _d, _w, objs in domains for o, t in objs}
     weights = {d: float(w) for d, w, _objs in domains}
@@ -178,11 +179,14 @@ def compute_readiness(
     gains: dict[str, list[float]] = {}
     unseen: dict[str, int] = {}
     good = schedule.Rating.Good
+    # Every unseen item starts from the same blank card, so simulate its first review once.
+    r_first = schedule.retrievability(schedule.review(None, "new", good, now, fuzz=False), at)
     for d, its in by_domain.items():
         for i in its:
-            card = schedule.review(i.card.to_json() if i.card is not None else None, i.item_id, good, now,
-                                   fuzz=False)
-            after = schedule.retrievability(card, at)
+            if i.card is None:
+                after = r_first
+            else:
+                after = schedule.retrievability(schedule.review(i.card, i.item_id, good, now, fuzz=False), at)
             p_after = after + (1 - after) * i.prior
             gain = weights[d] / wsum / len(its) * max(0.0, p_after - p_now[i.item_id])
             gains.setdefault(i.objective, []).append(gain)

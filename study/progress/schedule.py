@@ -54,7 +54,7 @@ def new_card(item_id: str, at: dt.datetime) -> fsrs.Card:
 
 
 def review(
-    card_json: str | None,
+    card_json: str | fsrs.Card | None,
     item_id: str,
     rating: Rating,
     at: dt.datetime,
@@ -63,8 +63,12 @@ def review(
     desired_retention: float = 0.9,
     fuzz: bool = True,
 ) -> fsrs.Card:
-    """The item's card after one review at ``at`` (UTC). ``card_json`` None means first sight."""
-    card = fsrs.Card.from_json(card_json) if card_json else new_card(item_id, at)
+    """The item's card after one review at ``at`` (UTC). ``card_json`` (JSON or a Card, which is not
+    modified) None means first sight."""
+    if isinstance(card_json, fsrs.Card):
+        card = card_json
+    else:
+        card = fsrs.Card.from_json(card_json) if card_json else new_card(item_id, at)
     duration = None if seconds is None else int(round(seconds * 1000))
     card, _log = scheduler(desired_retention, fuzz).review_card(
         card, fsrs.Rating(int(rating)), review_datetime=at, review_duration=duration

@@ -376,6 +376,16 @@ class Store:
             )
             self._apply_review(conn, attempt.item_id, "question", attempt.content_hash, rating, attempt.at,
                                attempt.seconds)
+            conn.execute(
+                "INSERT INTO item_totals(item_id, attempts, correct) VALUES (?, 1, ?) ON CONFLICT(item_id)"
+                " DO UPDATE SET attempts = attempts + 1, correct = correct + excluded.correct",
+                (attempt.item_id, int(bool(attempt.correct))),
+            )
+            conn.execute(
+                "INSERT INTO activity(hour, answers) VALUES (?, 1) ON CONFLICT(hour)"
+                " DO UPDATE SET answers = answers + 1",
+                (at[:13],),
+            )
 
     def review_card(
         self,
@@ -393,6 +403,11 @@ class Store:
                 "INSERT INTO reviews(uid, card_id, content_hash, rating, seconds, at) VALUES (?, ?, ?, ?, ?, ?)",
                 (uuid.uuid4().hex, card_id, content_hash, int(rating), float(seconds), utc_iso(at)),
             )
+            conn.execute(
+                "INSERT INTO activity(hour, reviews) VALUES (?, 1) ON CONFLICT(hour)"
+                " DO UPDATE SET reviews = reviews + 1",
+                (utc_iso(at)[:13],),
+            )
             return self._apply_review(conn, card_id, "card", content_hash, rating, at, seconds)
 
     def _apply_review(
@@ -404,15 +419,32 @@ class Store:
         rating: Rating,
         at: dt.datetime,
         seconds: float | None,
-        card_json: str | None | bool = False,
     ) -> ItemState:
-        if card_json is False:
-            row = conn.execute("SELECT card_json FROM items WHERE item_id = ?", (item_id,)).fetchone()
-            card_json = row[0] if row else None
-        at = at.astimezone(UTC)
-        card = schedule.review(
-            card_json, item_id, rating, at, seconds, desired_retention=self._retention(conn), fuzz=self.fuzz
-        )
+        row = conn.execute("SELECT card_json FROM items WHERE item_id = ?", (item_id,)).fetchone()
+        card = schedule.review(row[0] if row else None, item_id, rating, at.astimezone(UTC), seconds,
+                               desired_retention=self._retention(conn), fuzz=self.fuzz)
+        return self._write_item(conn, item_id, kind, content_hash, card)
+
+    def _replay(self, conn: sqlite3.Connection, item_id: str) -> None:
+        """Rebuild one item's FSRS state from its whole history, oldest event first (after an import)."""
+        events = conn.execute(
+            "SELECT at, rating, seconds, content_hash, 'question' FROM attempts WHERE item_id = ?"
+            " UNION ALL SELECT at, rating, seconds, content_hash, 'card' FROM reviews WHERE card_id = ?"
+            " ORDER BY 1",
+            (item_id, item_id),
+        ).fetchall()
+        if not events:
+            return
+        retention = self._retention(conn)
+        card = None
+        for at, rating, seconds, _h, _k in events:
+            card = schedule.review(card, item_id, Rating(rating), parse_iso(at), seconds,  # type: ignore[arg-type]
+                                   desired_retention=retention, fuzz=self.fuzz)
+        _at, _r, _s, content_hash, kind = events[-1]
+        self._write_item(conn, item_id, kind, content_hash, card)
+
+    @staticmethod
+    def _write_item(conn: sqlite3.Connection, item_id: str, kind: Kind, content_hash: str, card: Any) -> ItemState:
         conn.execute(
             "INSERT INTO items(item_id, kind, content_hash, card_json, due, last_review, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(item_id) DO UPDATE SET kind = excluded.kind,"
@@ -600,7 +632,7 @@ class Store:
     def reset(self, *, keep_settings: bool = True) -> None:
         """Delete all progress in one transaction (settings kept unless asked). Callers back up first."""
         with self._tx() as conn:
-            for table in ("attempts", "reviews", "items", "sessions"):
+            for table in ("attempts", "reviews", "items", "sessions", "item_totals", "activity"):
                 conn.execute(f"DELETE FROM {table}")
             if not keep_settings:
                 conn.execute("DELETE FROM settings")

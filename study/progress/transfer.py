@@ -14,7 +14,7 @@ import datetime as dt
 import json
 from typing import TYPE_CHECKING, Any, Mapping
 
-from study.progress.migrations import SCHEMA_VERSION
+from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
 from study.progress.schedule import Rating
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
     added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0}
     with store._tx() as conn:
         if replace:
-            for table in ("attempts", "reviews", "items", "sessions", "settings"):
+            for table in ("attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity"):
                 conn.execute(f"DELETE FROM {table}")
         for s in data.get("sessions", []):
             row = tuple(s.get(k) for k in _SESSION_KEYS)
@@ -168,6 +168,8 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
                 added["items"] += 1
         else:
             added["items"] = _replay(store, conn, touched)
+        if replace or added["attempts"] or added["reviews"]:
+            rebuild_aggregates(conn)
         settings = data.get("settings", {})
         for key, value in settings.items():
             cur = conn.execute(
@@ -179,18 +181,6 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
 
 def _replay(store: "Store", conn, item_ids: set[str]) -> int:
     """Rebuild the FSRS state of each item from its full history, oldest event first."""
-    from study.progress.store import parse_iso
-
     for item_id in sorted(item_ids):
-        events = conn.execute(
-            "SELECT at, rating, seconds, content_hash, 'question' FROM attempts WHERE item_id = ?"
-            " UNION ALL SELECT at, rating, seconds, content_hash, 'card' FROM reviews WHERE card_id = ?"
-            " ORDER BY 1",
-            (item_id, item_id),
-        ).fetchall()
-        card_json: str | None = None
-        for at, rating, seconds, chash, kind in events:
-            state = store._apply_review(conn, item_id, kind, chash, Rating(rating), parse_iso(at), seconds,
-                                        card_json=card_json)
-            card_json = state.card.to_json()
+        store._replay(conn, item_id)
     return len(item_ids)

@@ -103,3 +103,11 @@ def test_failed_migration_rolls_back(tmp_path, monkeypatch):
     cols = [r[1] for r in conn.execute("PRAGMA table_info(attempts)")]
     assert "uid" not in cols
     conn.close()
+
+
+def test_v1_history_is_in_the_running_totals(tmp_path):
+    with open_store(make_v1(tmp_path / "p.db")) as s:
+        totals = dict((i, (n, c)) for i, n, c in s._query("SELECT item_id, attempts, correct FROM item_totals"))
+        assert totals == {"a1": (2, 1), "b2": (1, 1), "gone": (1, 1)}
+        hours = dict((h, a) for h, a in s._query("SELECT hour, answers FROM activity"))
+        assert hours == {"2026-11-19T09": 2, "2026-11-20T10": 1, "2026-11-18T08": 1}

@@ -98,3 +98,15 @@ def test_exam_moment():
     assert exam_moment(None, NOW) == NOW
     assert exam_moment(dt.date(2020, 1, 1), NOW) == NOW
     assert exam_moment(dt.date(2027, 1, 2), NOW) == dt.datetime(2027, 1, 2, 9, tzinfo=dt.timezone.utc)
+
+
+def test_heatmap_follows_daylight_saving_zones(store, bank):
+    from zoneinfo import ZoneInfo
+
+    ny = ZoneInfo("America/New_York")
+    answer(store, "a1", at=dt.datetime(2026, 7, 1, 3, 30, tzinfo=dt.timezone.utc))  # 23:30 EDT on June 30
+    answer(store, "a2", at=dt.datetime(2026, 11, 30, 4, 30, tzinfo=dt.timezone.utc))  # 23:30 EST on Nov 29
+    answer(store, "b1", at=dt.datetime(2026, 11, 30, 5, 30, tzinfo=dt.timezone.utc))  # 00:30 EST on Nov 30
+    s = compute_stats(store, bank, dt.datetime(2026, 11, 30, 12, tzinfo=ny))
+    days = {d: n for d, n in s.activity if n}
+    assert days == {dt.date(2026, 6, 30): 1, dt.date(2026, 11, 29): 1, dt.date(2026, 11, 30): 1}

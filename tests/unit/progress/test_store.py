@@ -177,3 +177,41 @@ def test_default_path_honours_study_db(tmp_path, monkeypatch):
     with open_store() as s:
         assert s.path == target
     assert target.exists()
+
+
+def _totals(store):
+    return (sorted(store._query("SELECT item_id, attempts, correct FROM item_totals")),
+            sorted(store._query("SELECT hour, answers, reviews FROM activity")))
+
+
+def _recomputed(store):
+    items = store._query("SELECT item_id, count(*), sum(correct) FROM attempts GROUP BY item_id")
+    hours: dict[str, list[int]] = {}
+    for (at,) in store._query("SELECT at FROM attempts"):
+        hours.setdefault(at[:13], [0, 0])[0] += 1
+    for (at,) in store._query("SELECT at FROM reviews"):
+        hours.setdefault(at[:13], [0, 0])[1] += 1
+    return sorted(items), sorted((h, a, r) for h, (a, r) in hours.items())
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "t/c"]), st.booleans(), st.integers(0, 72 * 60)),
+                max_size=25))
+def test_running_totals_match_the_events(tmp_path_factory, events):
+    path = tmp_path_factory.mktemp("totals") / "p.db"
+    with open_store(path, fuzz=False) as s:
+        for item, ok, minutes in events:
+            at = NOW + T(minutes=minutes)
+            if item.startswith("t/"):
+                s.review_card(item, "h", Rating.Good if ok else Rating.Again, 5, at)
+            else:
+                s.record_attempt(att(item=item, correct=ok, at=at))
+        assert _totals(s) == _recomputed(s)
+        data = s.export_data()
+        s.reset()
+        assert _totals(s) == ([], [])
+        s.import_data(data)
+        assert _totals(s) == _recomputed(s) and s.counts()["attempts"] == len(data["attempts"])
