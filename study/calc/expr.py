@@ -14,7 +14,7 @@ import math
 from typing import Any, Callable, NamedTuple
 
 import study.calc.specs as _cat
-from study.calc.registry import BY_PYNAME, CalcError, Step, _did_you_mean, _ensure_loaded
+from study.calc.registry import BY_PYNAME, CalcError, Step, Steps, _did_you_mean, _ensure_loaded
 from study.calc.units import ONE, BANDWIDTH, BYTES, FLOP_RATE, POWER, Dim, DimensionError, Quantity, format_quantity
 
 MAX_SOURCE = 2000
@@ -149,7 +149,7 @@ class Expr:
         if missing:
             name = sorted(missing)[0]
             raise ExprError(f"no value for parameter {name!r}", self.src.find(name) if name in self.src else 0)
-        steps: list[Step] = []
+        steps = Steps()  # filled only if someone reads them (worked solutions), not during lint or grading
         v = self._eval(self.tree.body, env, steps)
         if isinstance(v, bool):
             v = Quantity(1.0 if v else 0.0, ONE)
@@ -166,7 +166,8 @@ class Expr:
         display = format_quantity(val, v.dim)
         body = self.tree.body
         if not (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id in BY_PYNAME):
-            steps.append(Step("expression", self.src.strip(), "", display))
+            src = " ".join(self.src.split())
+            steps.add(lambda: [Step("expression", src, "", display)])
         return Evaluation(val, v.dim, steps, display)
 
     # -- the evaluator: every node type here was admitted by _check ------------------------------------
@@ -310,7 +311,7 @@ class Expr:
             return _BUILTINS[name](*qs)
         f = BY_PYNAME[name]
         result = f.func(**kwargs)
-        steps.extend(result.steps)
+        steps.add(lambda: result.steps)
         return result.quantity
 
     def __reduce__(self):  # compiled Exprs pickle by source (process pools in lint)

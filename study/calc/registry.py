@@ -13,6 +13,7 @@ Bare numbers are read in base units (B, B/s, FLOP, s) unless the parameter's nam
 from __future__ import annotations
 
 import inspect
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
@@ -31,14 +32,97 @@ class Step(NamedTuple):
         return self._asdict()
 
 
+# True while a formula runs for its value only. Formatting the worked steps is most of a call's cost, and
+# lint, sweeps and grading rarely read them, so step text is built on demand by running the body again.
+# A ContextVar rather than a global so a TUI worker thread explaining a result cannot blank another's text.
+QUIET: ContextVar[bool] = ContextVar("study_calc_quiet", default=False)
+
+
+class Steps(list):
+    """A list of ``Step`` filled on first use from callables that produce them."""
+
+    __slots__ = ("_pending",)
+
+    def __init__(self, *sources: Callable[[], list[Step]]) -> None:
+        super().__init__()
+        self._pending = list(sources)
+
+    def add(self, source: Callable[[], list[Step]]) -> None:
+        self._pending.append(source)
+
+    def _fill(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, []
+            for src in pending:
+                list.extend(self, src())
+
+    def __iter__(self):
+        self._fill()
+        return list.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return list.__len__(self)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        self._fill()
+        return list.__getitem__(self, i)
+
+    def __bool__(self) -> bool:
+        self._fill()
+        return list.__len__(self) > 0
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return list.__eq__(self, other)
+
+    def __repr__(self) -> str:
+        self._fill()
+        return list.__repr__(self)
+
+    def append(self, step: Step) -> None:  # type: ignore[override]
+        self._fill()
+        list.append(self, step)
+
+    def extend(self, steps) -> None:  # type: ignore[override]
+        if isinstance(steps, Steps):
+            self._fill()
+            self._pending.extend(steps._pending)
+            list.extend(self, list.__iter__(steps))
+            if self._pending:  # keep order: the other list's own pending steps follow its filled ones
+                self._fill()
+            return
+        self._fill()
+        list.extend(self, steps)
+
+
+def explained(body: Callable[[], Any]) -> list[Step]:
+    token = QUIET.set(False)
+    try:
+        return body()[1]
+    finally:
+        QUIET.reset(token)
+
+
 class Result:
-    """A formula's answer: ``value`` in ``unit`` (the formula's base unit), with the worked steps."""
+    """A formula's answer: ``value`` in ``unit`` (the formula's base unit), with the worked steps.
 
-    __slots__ = ("name", "value", "unit", "steps", "inputs", "_display")
+    ``steps`` are produced when first read (the formula runs again with its step text switched on).
+    """
 
-    def __init__(self, name: str, value: Any, unit: str, steps: list[Step], inputs: dict[str, Any]) -> None:
-        self.name, self.value, self.unit, self.steps, self.inputs = name, value, unit, steps, inputs
+    __slots__ = ("name", "value", "unit", "inputs", "_steps", "_display")
+
+    def __init__(self, name: str, value: Any, unit: str, steps: list[Step] | Callable[[], list[Step]],
+                 inputs: dict[str, Any]) -> None:
+        self.name, self.value, self.unit, self.inputs = name, value, unit, inputs
+        self._steps = steps
         self._display: str | None = None
+
+    @property
+    def steps(self) -> list[Step]:
+        if callable(self._steps):
+            self._steps = self._steps()
+        return self._steps  # type: ignore[return-value]
 
     @property
     def quantity(self) -> Quantity:
@@ -227,8 +311,15 @@ def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
             for p in ptuple:
                 if p.required and p.name not in args:
                     raise CalcError(f"{name} needs {p.option.lstrip('-')} ({p.help})")
-            value, steps, inputs = fn(**args)
-            return Result(name, value, unit, steps, inputs)
+            if QUIET.get():
+                value, _, inputs = fn(**args)
+            else:
+                token = QUIET.set(True)
+                try:
+                    value, _, inputs = fn(**args)
+                finally:
+                    QUIET.reset(token)
+            return Result(name, value, unit, lambda: explained(lambda: fn(**args)), inputs)
 
         wrapper.__name__ = fn.__name__
         wrapper.__qualname__ = fn.__qualname__
@@ -317,11 +408,11 @@ def coerce(p: Param, v: Any, fname: str = "") -> Any:
             raise CalcError(f"{p.name} must be one of {', '.join(p.choices)}; got {v!r}{_did_you_mean(s, p.choices)}")
         return s
     if kind in ("model", "gpu", "link"):
-        import study.calc.specs as cat
+        from study.calc import specs
 
-        if isinstance(v, (cat.GPU, cat.Model, cat.Link)):
+        if isinstance(v, (specs.GPU, specs.Model, specs.Link)):
             return v
-        return getattr(cat, kind)(str(v))
+        return specs.catalog()._find(kind, str(v))
     raise AssertionError(kind)
 
 

@@ -19,10 +19,13 @@ from typing import Any, NamedTuple
 _AXES = ("B", "FLOP", "s", "token", "GPU", "J", "kgCO2e", "USD")
 
 
+_OPS: dict[tuple, "Dim"] = {}  # products and quotients already built: expressions combine the same few
+
+
 class Dim:
     """An immutable vector of integer exponents over the base axes (B, FLOP, s, token, GPU, J, kgCO2e, USD)."""
 
-    __slots__ = ("exps",)
+    __slots__ = ("exps", "_hash")
 
     def __init__(self, *exps: int, **named: int) -> None:
         if named:
@@ -34,25 +37,35 @@ class Dim:
             exps = (0,) * len(_AXES)
         if len(exps) != len(_AXES):
             raise ValueError(f"a Dim has {len(_AXES)} exponents")
-        object.__setattr__(self, "exps", tuple(int(e) for e in exps))
+        exps = tuple(int(e) for e in exps)
+        object.__setattr__(self, "exps", exps)
+        object.__setattr__(self, "_hash", hash(exps))  # Dims key the unit ladders: hash once
 
     def __setattr__(self, name: str, value: Any) -> None:  # immutability
         raise AttributeError("Dim is immutable")
 
     def __mul__(self, other: Dim) -> Dim:
-        return Dim(*(a + b for a, b in zip(self.exps, other.exps)))
+        key = (self.exps, other.exps, 1)
+        d = _OPS.get(key)
+        if d is None:
+            d = _OPS[key] = Dim(*(a + b for a, b in zip(self.exps, other.exps)))
+        return d
 
     def __truediv__(self, other: Dim) -> Dim:
-        return Dim(*(a - b for a, b in zip(self.exps, other.exps)))
+        key = (self.exps, other.exps, -1)
+        d = _OPS.get(key)
+        if d is None:
+            d = _OPS[key] = Dim(*(a - b for a, b in zip(self.exps, other.exps)))
+        return d
 
     def __pow__(self, n: int) -> Dim:
         return Dim(*(a * n for a in self.exps))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Dim) and self.exps == other.exps
+        return self is other or (isinstance(other, Dim) and self.exps == other.exps)
 
     def __hash__(self) -> int:
-        return hash(self.exps)
+        return self._hash
 
     def __bool__(self) -> bool:
         return any(self.exps)
@@ -63,6 +76,8 @@ class Dim:
 
     def without_counts(self) -> Dim:
         """The dimension with tokens and GPUs dropped: ``tokens/s`` grades like ``1/s``, ``GPUs`` like a number."""
+        if not (self.exps[3] or self.exps[4]):
+            return self
         e = list(self.exps)
         e[3] = e[4] = 0
         return Dim(*e)
@@ -358,6 +373,11 @@ _LADDERS: dict[Dim, list[tuple[float, str, float]]] = {
 
 def format_number(value: float, digits: int = 3) -> str:
     """Significant digits without scientific notation for everyday magnitudes: 21.5, 0.0123, 1,230,000."""
+    if 1 <= abs(value) < 1000:
+        # The usual case once a prefix is picked: "g" drops trailing zeros; 999.7 -> "1e+03" takes the long way.
+        text = f"{value:.{digits}g}"
+        if "e" not in text:
+            return text
     if value == 0 or not math.isfinite(value):
         return "0" if value == 0 else str(value)
     mag = math.floor(math.log10(abs(value)))
@@ -404,7 +424,7 @@ def format_quantity(base_value: Any, dim: Dim, digits: int = 3) -> str:
         # Training budgets are quoted in scientific notation (3.14e23 FLOPs), never in ZFLOP or YFLOP.
         mant, exp = f"{float(base_value):.{max(digits - 1, 0)}e}".split("e")
         return f"{mant}e{int(exp)} FLOP"
-    # Round first so 999.96 GB is shown as 1 TB, not 1,000 GB.
-    name, factor = pick_unit(float(f"{float(base_value):.{digits}g}"), dim)
+    # Nudge up by half a unit in the last digit so 999.96 GB, which rounds to 1,000, is shown as 1 TB.
+    name, factor = pick_unit(base_value * (1 + 5 * 10.0 ** -(digits + 1)), dim)
     text = format_number(base_value / factor, digits)
     return f"{text} {name}" if name else text

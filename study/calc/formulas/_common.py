@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from study.calc.specs import GPU, Model
-from study.calc.registry import BYTES_PER, CalcError, Step
+from study.calc.registry import BYTES_PER, QUIET, CalcError, Step
 from study.calc.units import Dim, format_number, format_quantity, parse_unit
 
 
@@ -43,6 +43,13 @@ def vfloor(x: Any) -> Any:
 
 def n(x: Any, digits: int = 4) -> str:
     """A number for a derivation line; arrays are summarised so a sweep does not print a million values."""
+    if QUIET.get():
+        return ""
+    t = type(x)
+    if t is int:
+        return f"{x:,}"
+    if t is float:
+        return f"{int(x):,}" if x.is_integer() and abs(x) < 1e15 else format_number(x, digits)
     if is_array(x):
         return f"[{x.size} values]"
     if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
@@ -54,6 +61,8 @@ def n(x: Any, digits: int = 4) -> str:
 
 def q(x: Any, unit: str | Dim) -> str:
     """A value in base units of ``unit`` shown with a readable prefix: q(8e10, "B") -> "80 GB"."""
+    if QUIET.get():
+        return ""
     if isinstance(unit, str):
         u = parse_unit(unit)
         return format_quantity(x * u.factor if u.factor != 1.0 else x, u.dim)

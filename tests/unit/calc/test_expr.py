@@ -132,3 +132,10 @@ def test_quantity_values_in_env_and_strings_with_units_as_arguments() -> None:
 def test_wrong_dimension_passed_to_a_formula() -> None:
     with pytest.raises(ExprError, match="a size"):
         ev("transfer_time(bytes=gpu('h100-sxm').bandwidth, link='nvlink-4')")
+
+
+def test_evaluation_steps_include_the_formula_and_the_expression() -> None:
+    r = ev("kv_cache(model=m, seq_len=4096) / 2", m="llama-2-70b")
+    labels = [s.label for s in r.steps]
+    assert labels[:2] == ["per token", "KV cache"] and labels[-1] == "expression"
+    assert r.steps[-1].outcome == r.display and all(s.outcome for s in r.steps)

@@ -276,3 +276,19 @@ def test_call_accepts_snake_case_and_suggests_on_a_miss() -> None:
     assert call("kv_cache", model="llama-2-7b", seq_len=1).value == call("kv-cache", model="llama-2-7b", seq_len=1).value
     with pytest.raises(CalcError, match="did you mean kv-cache"):
         call("kv-cach")
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("kv-cache", dict(model="llama-2-70b", seq_len=4096, tp=2)),
+    ("max-batch", dict(model="llama-2-7b", gpu="a100-sxm-80gb", seq_len=4096)),
+    ("gpus-needed", dict(model="llama-2-70b", gpu="h100-sxm", seq_len=4096, power_of_two=True)),
+    ("tokens-per-second", dict(model="mixtral-8x7b", gpu="h100-sxm", batch=8, seq_len=1024)),
+    ("co2", dict(gpus=8, hours=10, gpu="h100-sxm", intensity=0.4)),
+    ("checkpoint-write-time", dict(model="llama-3-70b", bandwidth="20 GB/s")),
+])
+def test_worked_steps_are_complete_even_through_nested_formulas(name: str, kwargs: dict) -> None:
+    # Step text is produced on demand; a formula that reuses another must still explain every line.
+    r = call(name, **kwargs)
+    assert r.steps and all(s.label and s.outcome for s in r.steps)
+    assert r.steps[-1].outcome.split()[0].replace(",", "").replace(".", "").isdigit()
+    assert r.display in r.steps[-1].outcome or r.unit in ("1", "GPUs", "tokens/s")
