@@ -77,56 +77,42 @@ class Document:
     # No data could be built (syntax error, unsafe tag, alias bomb); otherwise findings are soft.
     fatal: bool = False
 
-    def span(self, path: tuple[Any, ...]) -> tuple[int, int]:
-        """First and last line (1-based) of the node at ``path``."""
+    def _walk(self, path: tuple[Any, ...]) -> tuple[Node | None, Node | None]:
+        """The node at ``path`` (None if the path runs out) and the deepest node reached on the way."""
         node = self.root
+        reached = node
         for step in path:
+            child: Node | None = None
             if isinstance(node, MappingNode):
-                node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == step), None)
+                child = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == step), None)
             elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
-                node = node.value[step]
-            else:
-                node = None
-            if node is None:
-                return 0, 0
+                child = node.value[step]
+            if child is None:
+                return None, reached
+            node = reached = child
+        return node, reached
+
+    def span(self, path: tuple[Any, ...]) -> tuple[int, int]:
+        """First and last line (1-based) of the node at ``path``; (0, 0) if there is none."""
+        node, _ = self._walk(path)
+        if node is None:
+            return 0, 0
         return node.start_mark.line + 1, node.end_mark.line + 1
 
     def position(self, path: tuple[Any, ...]) -> tuple[int, int]:
         """Line and column of the value at ``path`` (keys and list indexes); the nearest existing parent
         when the path runs out (a missing field is reported where its mapping starts)."""
-        node = self.root
-        if node is None:
-            return 1, 1
-        best = _pos(node)
-        for step in path:
-            if isinstance(node, MappingNode):
-                nxt = None
-                for k, v in node.value:
-                    if isinstance(k, ScalarNode) and k.value == step:
-                        nxt = v
-                        break
-                if nxt is None:
-                    return best
-                node = nxt
-            elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
-                node = node.value[step]
-            else:
-                return best
-            best = _pos(node)
-        return best
+        _, reached = self._walk(path)
+        return _pos(reached) if reached is not None else (1, 1)
 
     def key_position(self, path: tuple[Any, ...], key: str) -> tuple[int, int]:
         """Position of a mapping *key* (for unknown-field findings, which point at the key itself)."""
-        node = self.root
-        for step in path:
-            if isinstance(node, MappingNode):
-                node = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == step), None)
-            elif isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
-                node = node.value[step]
-            else:
-                node = None
-            if node is None:
-                return self.position(path)
+        node, _ = self._walk(path)
+        if isinstance(node, MappingNode):
+            for k, _v in node.value:
+                if isinstance(k, ScalarNode) and k.value == key:
+                    return _pos(k)
+        return self.position(path)
         if isinstance(node, MappingNode):
             for k, _ in node.value:
                 if isinstance(k, ScalarNode) and k.value == key:
