@@ -10,6 +10,7 @@ No Textual here. The public surface::
     store.save_session(session_id, kind, state_json, deadline=None); store.active_session("exam")
     store.finish_session(session_id, report_json); store.discard_session(session_id)
     store.due(now, kind="card"|"question"|None); store.item_state(item_id); store.retrievability(item_id, at)
+    store.seen_ids(kind); store.summaries() -> {item_id: ItemSummary(attempts, correct, last_correct, last_at)}
     store.history(item_id=None, limit=None); store.exam_history(); store.get_setting(k); store.set_setting(k, v)
 
     from study.progress.stats import compute_stats      # compute_stats(store, bank, now) -> Stats
@@ -21,6 +22,7 @@ from study.progress.schedule import EXAM_PACE_SECONDS, Rating, rating_for
 from study.progress.store import (
     Attempt,
     ItemState,
+    ItemSummary,
     Review,
     Session,
     Store,
@@ -32,6 +34,7 @@ __all__ = [
     "EXAM_PACE_SECONDS",
     "Attempt",
     "ItemState",
+    "ItemSummary",
     "Rating",
     "Review",
     "Session",

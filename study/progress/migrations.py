@@ -88,14 +88,11 @@ _V2: list[str | Callable[[sqlite3.Connection], None]] = [
     "CREATE INDEX sessions_open ON sessions(kind, finished_at, updated_at)",
 ]
 
-def rebuild_aggregates(conn: sqlite3.Connection) -> None:
-    """Recompute the running totals from the raw events (after a migration or an import)."""
-    conn.execute("DELETE FROM item_totals")
+def _v3_backfill(conn: sqlite3.Connection) -> None:
     conn.execute(
         "INSERT INTO item_totals(item_id, attempts, correct)"
         " SELECT item_id, count(*), sum(correct) FROM attempts GROUP BY item_id"
     )
-    conn.execute("DELETE FROM activity")
     conn.execute(
         "INSERT INTO activity(hour, answers, reviews) SELECT hour, sum(a), sum(r) FROM ("
         " SELECT substr(at, 1, 13) AS hour, 1 AS a, 0 AS r FROM attempts"
@@ -116,11 +113,35 @@ _V3: list[str | Callable[[sqlite3.Connection], None]] = [
         answers INTEGER NOT NULL DEFAULT 0,
         reviews INTEGER NOT NULL DEFAULT 0
     )""",
-    rebuild_aggregates,
+    _v3_backfill,
 ]
 
-MIGRATIONS: list[list] = [_V1, _V2, _V3]
+
+def _v4_backfill(conn: sqlite3.Connection) -> None:
+    # SQLite returns the bare columns of the row holding max(at): each item's latest attempt.
+    conn.execute(
+        "UPDATE item_totals SET (last_correct, last_at) = (SELECT correct, max(at) FROM attempts a"
+        " WHERE a.item_id = item_totals.item_id)"
+    )
+
+
+# The latest outcome per question, for the quiz layer's "missed" and "weak" picks without a full scan.
+_V4: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE item_totals ADD COLUMN last_correct INTEGER",
+    "ALTER TABLE item_totals ADD COLUMN last_at TEXT",
+    _v4_backfill,
+]
+
+MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def rebuild_aggregates(conn: sqlite3.Connection) -> None:
+    """Recompute the running totals of the current schema from the raw events (after an import)."""
+    conn.execute("DELETE FROM item_totals")
+    conn.execute("DELETE FROM activity")
+    _v3_backfill(conn)
+    _v4_backfill(conn)
 
 
 def migrate(conn: sqlite3.Connection, current: int) -> int:

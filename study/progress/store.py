@@ -120,6 +120,17 @@ class Session:
 
 
 @dataclass(frozen=True)
+class ItemSummary:
+    """Running totals for one question (see ``Store.summaries``)."""
+
+    item_id: str
+    attempts: int
+    correct: int
+    last_correct: bool | None
+    last_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
 class ItemState:
     """The scheduler's view of one item. ``card`` is the ``fsrs.Card``."""
 
@@ -377,9 +388,11 @@ class Store:
             self._apply_review(conn, attempt.item_id, "question", attempt.content_hash, rating, attempt.at,
                                attempt.seconds)
             conn.execute(
-                "INSERT INTO item_totals(item_id, attempts, correct) VALUES (?, 1, ?) ON CONFLICT(item_id)"
-                " DO UPDATE SET attempts = attempts + 1, correct = correct + excluded.correct",
-                (attempt.item_id, int(bool(attempt.correct))),
+                "INSERT INTO item_totals(item_id, attempts, correct, last_correct, last_at) VALUES (?, 1, ?, ?, ?)"
+                " ON CONFLICT(item_id) DO UPDATE SET attempts = attempts + 1, correct = correct + excluded.correct,"
+                " last_correct = CASE WHEN excluded.last_at >= coalesce(last_at, '') THEN excluded.last_correct"
+                " ELSE last_correct END, last_at = max(coalesce(last_at, ''), excluded.last_at)",
+                (attempt.item_id, int(bool(attempt.correct)), int(bool(attempt.correct)), at),
             )
             conn.execute(
                 "INSERT INTO activity(hour, answers) VALUES (?, 1) ON CONFLICT(hour)"
@@ -590,6 +603,15 @@ class Store:
             sql += " LIMIT ?"
             args.append(int(limit))
         return [r[0] for r in self._query(sql, tuple(args))]
+
+    def summaries(self) -> dict[str, "ItemSummary"]:
+        """Per answered question: attempts, right, and the latest outcome, from running totals (no scan of
+        the history). Includes questions no longer in the bank; filter with ``bank.has_item``."""
+        rows = self._query("SELECT item_id, attempts, correct, last_correct, last_at FROM item_totals")
+        return {
+            i: ItemSummary(i, n, c, None if lc is None else bool(lc), parse_iso(la))
+            for i, n, c, lc, la in rows
+        }
 
     def seen_ids(self, kind: Kind | None = None) -> set[str]:
         sql = "SELECT item_id FROM items"

@@ -111,3 +111,5 @@ def test_v1_history_is_in_the_running_totals(tmp_path):
         assert totals == {"a1": (2, 1), "b2": (1, 1), "gone": (1, 1)}
         hours = dict((h, a) for h, a in s._query("SELECT hour, answers FROM activity"))
         assert hours == {"2026-11-19T09": 2, "2026-11-20T10": 1, "2026-11-18T08": 1}
+        last = s.summaries()["a1"]
+        assert last.last_correct is False and last.last_at.isoformat() == "2026-11-20T10:02:00+00:00"

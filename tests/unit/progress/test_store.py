@@ -180,12 +180,16 @@ def test_default_path_honours_study_db(tmp_path, monkeypatch):
 
 
 def _totals(store):
-    return (sorted(store._query("SELECT item_id, attempts, correct FROM item_totals")),
+    return (sorted(store._query("SELECT item_id, attempts, correct, last_correct, last_at FROM item_totals")),
             sorted(store._query("SELECT hour, answers, reviews FROM activity")))
 
 
 def _recomputed(store):
-    items = store._query("SELECT item_id, count(*), sum(correct) FROM attempts GROUP BY item_id")
+    per: dict[str, list] = {}
+    for item, correct, at in store._query("SELECT item_id, correct, at FROM attempts ORDER BY at"):
+        n, c, _lc, _la = per.get(item, (0, 0, None, None))
+        per[item] = (n + 1, c + correct, correct, at)
+    items = [(i, *v) for i, v in per.items()]
     hours: dict[str, list[int]] = {}
     for (at,) in store._query("SELECT at FROM attempts"):
         hours.setdefault(at[:13], [0, 0])[0] += 1
@@ -203,8 +207,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 def test_running_totals_match_the_events(tmp_path_factory, events):
     path = tmp_path_factory.mktemp("totals") / "p.db"
     with open_store(path, fuzz=False) as s:
-        for item, ok, minutes in events:
-            at = NOW + T(minutes=minutes)
+        for k, (item, ok, minutes) in enumerate(events):
+            at = NOW + T(minutes=minutes, seconds=k)  # out of order, never tied
             if item.startswith("t/"):
                 s.review_card(item, "h", Rating.Good if ok else Rating.Again, 5, at)
             else:
@@ -215,3 +219,12 @@ def test_running_totals_match_the_events(tmp_path_factory, events):
         assert _totals(s) == ([], [])
         s.import_data(data)
         assert _totals(s) == _recomputed(s) and s.counts()["attempts"] == len(data["attempts"])
+
+
+def test_summaries_give_latest_outcome_even_out_of_order(store):
+    store.record_attempt(att(item="q", correct=False, at=NOW + T(days=2)))
+    store.record_attempt(att(item="q", correct=True, at=NOW))  # an older answer arriving late (an import)
+    store.record_attempt(att(item="r", correct=True, at=NOW))
+    summary = store.summaries()
+    assert (summary["q"].attempts, summary["q"].correct, summary["q"].last_correct) == (2, 1, False)
+    assert summary["q"].last_at == NOW + T(days=2) and summary["r"].last_correct is True
