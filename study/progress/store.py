@@ -301,6 +301,8 @@ class Store:
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._lock:
+            if self._conn is None:
+                raise StoreError("the progress store is closed")
             return self._conn.execute(sql, args).fetchall()
 
     def close(self) -> None:

@@ -161,6 +161,8 @@ def test_closed_store_refuses_writes(tmp_path):
     s.close()
     with pytest.raises(StoreError):
         s.set_setting("x", 1)
+    with pytest.raises(StoreError, match="closed"):
+        s.history()
 
 
 def test_pragmas(store):
