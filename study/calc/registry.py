@@ -360,7 +360,7 @@ def coerce(p: Param, v: Any, fname: str = "") -> Any:
             if not q.dim.without_counts().is_dimensionless:
                 raise CalcError(f"{p.name} is a number; got {dimension_name(q.dim)} ({v!r})")
             # "4096" from the command line stays a whole number in --json inputs and derivations.
-            return int(q.value) if q.value.is_integer() and abs(q.value) < 2**53 else q.value
+            return int(q.value) if q.value.is_integer() and abs(q.value) < 1e9 else q.value
         if isinstance(v, bool):
             raise CalcError(f"{p.name} is a number, not {v}")
         return _array_or_number(p, v)
