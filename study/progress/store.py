@@ -184,6 +184,14 @@ class Store:
             _check_header(path)
             return self._connect(path)
         except _NotADatabase as exc:
+            try:
+                # Another process may have replaced the file since we looked: never move a good store.
+                _check_header(path)
+            except _NotADatabase:
+                pass
+            else:
+                if path.stat().st_size:
+                    return self._connect(path)
             moved = self._move_aside(path)
             self.notice = (
                 f"{path} was not a valid progress store ({exc}); it was moved to {moved.name} "

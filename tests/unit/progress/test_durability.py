@@ -170,3 +170,38 @@ def test_read_only_location_is_a_clear_error(tmp_path, existing):
         _undo(immutable)
         for p in targets:
             os.chmod(p, 0o755)
+
+
+OPENER = textwrap.dedent(
+    """
+    import datetime as dt, sys
+    from study.progress import Attempt, open_store
+    sys.stdin.readline()
+    with open_store(sys.argv[1]) as store:
+        store.record_attempt(Attempt("q", "h", {}, sys.argv[2], True, 5.0, "quiz"))
+        print(store.schema_version, store.notice)
+    """
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("start", ["fresh", "v1"])
+def test_processes_opening_at_once_create_or_migrate_once(tmp_path, start):
+    path = tmp_path / "progress.db"
+    if start == "v1":
+        from .test_migrations import make_v1
+
+        make_v1(path)
+    procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(path), f"p{k}"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(4)]
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [e for _o, e in outs]
+    assert all(o.split() == [o.split()[0], "None"] for o, _e in outs)
+    with open_store(path) as s:
+        givens = sorted(a.given for a in s.history(item_id="q"))
+        assert givens == ["p0", "p1", "p2", "p3"]
+        assert len(s.history()) == 4 + (4 if start == "v1" else 0)
+    assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
