@@ -55,10 +55,14 @@ def _texts(bank):
         yield card.id, card.body
 
 
-def _figure_ok(gpus, value: float, unit: str) -> bool:
+SLICE = re.compile(r"vGPU|MIG|profile|instance|slice|\b\dg\.", re.I)
+
+
+def _figure_ok(gpus, value: float, unit: str, clause: str = "") -> bool:
     if unit == "GB":
-        # Per GPU, or an 8-GPU HGX/DGX total.
-        return any(abs(value * 1e9 - k * g.memory_bytes) < 1e6 for g in gpus for k in (1, 8))
+        # Per GPU, or an 8-GPU HGX/DGX total; a vGPU or MIG slice may be a whole fraction of the memory.
+        multiples = [1, 8] + ([1 / k for k in range(2, 9)] if SLICE.search(clause) else [])
+        return any(abs(value * 1e9 - k * g.memory_bytes) < 0.02 * g.memory_bytes for g in gpus for k in multiples)
     scale = 1e12 if unit == "TB/s" else 1e9
     rate = value * scale
     allowed = []
@@ -89,7 +93,7 @@ def test_gpu_figures_in_prose_agree_with_the_catalog() -> None:
     for item, ids, gpus, fig, clause in figure_mentions(bank):
         value = float(fig.group(1).replace(",", ""))
         checked += 1
-        if _figure_ok(gpus, value, fig.group(2)):
+        if _figure_ok(gpus, value, fig.group(2), clause):
             continue
         if any((i, f"{fig.group(1)} {fig.group(2)}") in DOCUMENTED_OTHER_FIGURES for i in ids):
             continue
