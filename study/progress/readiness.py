@@ -13,7 +13,8 @@ How it is computed (the same words are in the README and ``study stats``):
 2. **Domains.** The expected score is ``sum over domains of weight_d * mean(p over the domain's items)``,
    weights from the blueprint (38/40/22). Topic cards count only for an objective that has no questions
    yet (at the 4-choice prior): a card's rating is the learner's judgement of a text, weaker evidence than
-   an answered question, so questions take precedence wherever they exist.
+   an answered question, so questions take precedence wherever they exist. A domain with no items at all
+   counts at the 4-choice prior (the exam still asks about it; we have no evidence either way).
 3. **Range.** The real exam has 50 questions split by weight (19/20/11). Drawing a question at random from
    a domain is right with probability mean(p), so the number right is a sum of three binomials; the range
    is its 5th to 95th percentile, computed exactly. It reflects the luck of the draw only, not the error of
