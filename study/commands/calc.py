@@ -156,7 +156,8 @@ def _print_result(f: Any, result: Any) -> None:
     from rich.table import Table
 
     c = _console()
-    c.print(f"[bold]{f.name}[/bold] = [bold green]{result.display}[/bold green]   ({_value_text(result)} {result.unit})")
+    unit = "" if result.unit == "1" else f" {result.unit}"
+    c.print(f"[bold]{f.name}[/bold] = [bold green]{result.display}[/bold green]   ({_value_text(result)}{unit})")
     t = Table(box=None, pad_edge=False, show_header=True)
     t.add_column("step", style="bold", no_wrap=True)
     t.add_column("formula")
