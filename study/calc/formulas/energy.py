@@ -65,8 +65,8 @@ def energy(*, gpu_hours: Any = None, gpus: Any = None, days: Any = None, hours: 
 )
 def co2(*, intensity: Any, energy: Any = None, gpu_hours: Any = None, gpus: Any = None, days: Any = None,
         hours: Any = None, duration: Any = None, watts: Any = None, gpu: GPU | None = None, pue: Any = 1.0) -> Any:
-    """Energy in kWh times the grid's carbon intensity. Llama 2's whole family: 3.3 GWh at 0.385
-    kgCO2e/kWh gives 539 tCO2e. Source: Touvron et al. 2023, Table 2.
+    """Energy in kWh times the grid's carbon intensity. Llama 2 70B: 756.9 MWh at 0.385 kgCO2e/kWh gives
+    291.4 tCO2e. Source: Touvron et al. 2023, Table 2.
     """
     if energy is None:
         energy, steps, inputs = _energy("co2", gpu_hours, gpus, days, hours, duration, watts, gpu, pue)
