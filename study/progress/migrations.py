@@ -13,11 +13,6 @@ import hashlib
 import sqlite3
 from typing import Callable
 
-# Pace of the real exam: 60 minutes for 50 questions = 72 s per question (content/blueprint.yaml, from the
-# NVIDIA exam page; volatile: NVIDIA may change the exam length, re-check when the blueprint is re-verified).
-# Slower-than-pace right answers are rated Hard; used here to back-fill ratings for version-1 attempts.
-EXAM_PACE_SECONDS = 72.0
-
 _V1 = [
     """CREATE TABLE sessions (
         id          TEXT PRIMARY KEY,
@@ -66,7 +61,8 @@ def _v2_backfill(conn: sqlite3.Connection) -> None:
     ).fetchall()
     for row_id, item_id, at, given, mode, correct, seconds in rows:
         uid = hashlib.sha256(f"v1\x00{item_id}\x00{at}\x00{given}\x00{mode}\x00{row_id}".encode()).hexdigest()[:32]
-        rating = 1 if not correct else (2 if seconds > EXAM_PACE_SECONDS else 3)
+        # The pace rule as it stood at version 2 (72 s), frozen here on purpose.
+        rating = 1 if not correct else (2 if seconds > 72.0 else 3)
         conn.execute("UPDATE attempts SET uid = ?, rating = ? WHERE id = ?", (uid, rating, row_id))
 
 
