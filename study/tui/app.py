@@ -72,13 +72,13 @@ class StudyApp(App[int]):
 
     def on_mount(self) -> None:
         self._apply_theme()
+        if self._bench_file:
+            self.call_after_refresh(self._bench_mark, "first")
         if self.services.ready:
             self._services_loaded()
         else:
             # After the first refresh, so the worker's imports do not delay the first paint.
             self.call_after_refresh(self._start_loading)
-        if self._bench_file:
-            self.call_after_refresh(self._bench_mark, "first")
 
     def _start_loading(self) -> None:
         self.run_worker(self.services.load, thread=True, name="load-services")
@@ -161,10 +161,13 @@ def make_app(
     *,
     db: str | None = None,
     seed: int | None = None,
+    questions: list[str] | None = None,
+    content: str | None = None,
     bench_file: str | None = None,
 ) -> StudyApp:
-    """Build the app with injected services; anything left as None is loaded for real."""
-    services = Services(bank=bank, store=store, db=db, seed=seed)
+    """Build the app with injected services; anything left as None is loaded for real (the built-in bank,
+    or ``questions``/``content`` folders when given)."""
+    services = Services(bank=bank, store=store, db=db, seed=seed, questions=questions, content=content)
     if clock is not None:
         services.clock = clock
     return StudyApp(services, bench_file=bench_file)

@@ -25,6 +25,9 @@ class Services:
     store: Any = None
     clock: Clock = utc_now
     db: str | None = None
+    # Alternative question folders/files and content folder (an instructor's own bank; the benchmark).
+    questions: list[str] | None = None
+    content: str | None = None
     # None means a fresh seed per session; tests pin it so snapshots are reproducible.
     seed: int | None = None
     errors: list[str] = field(default_factory=list)
@@ -37,9 +40,9 @@ class Services:
         """Resolve whatever was not injected. Safe to call from a worker thread."""
         if self.bank is None:
             try:
-                from study.bank import load_bank
+                from study.tui.bankcache import load_bank_cached
 
-                self.bank = load_bank()
+                self.bank = load_bank_cached(questions=self.questions, content=self.content)
             except Exception as exc:  # the app must still open and say why
                 self.errors.append(f"could not load the question bank: {exc}")
         if self.store is None:

@@ -1,0 +1,85 @@
+"""A disk cache of the loaded ``Bank`` for the app's start-up.
+
+Parsing and validating the YAML is most of the time to a filled home screen (seconds for 10,000 questions);
+unpickling the validated bank is several times faster. The key covers every file under the content and
+question folders (path, size, mtime), the working directory (diagnostics show paths relative to it) and the
+versions of Python, pydantic and study, so any edit or upgrade loads afresh. A cache that cannot be read or
+written is ignored: the bank is then loaded the ordinary way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+
+def _fingerprint(roots: Iterable[Path]) -> str:
+    h = hashlib.sha256()
+    h.update(f"{sys.version_info[:3]}|{os.getcwd()}".encode())
+    try:
+        from importlib.metadata import version
+
+        h.update(f"{version('pydantic')}|{version('study-nca-aiio')}".encode())
+    except Exception:
+        h.update(b"unknown-versions")
+    for root in sorted({Path(r).resolve() for r in roots}):
+        h.update(f"\0root {root}".encode())
+        if root.is_file():
+            files = [root]
+        elif root.is_dir():
+            files = sorted(p for p in root.rglob("*") if p.is_file())
+        else:
+            files = []
+        for p in files:
+            st = p.stat()
+            h.update(f"\0{p}|{st.st_size}|{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:32]
+
+
+def cache_dir() -> Path:
+    from study import paths
+
+    return paths.user_cache_dir() / "bank"
+
+
+def load_bank_cached(questions: list[str] | None = None, content: str | None = None,
+                     directory: Path | None = None) -> Any:
+    """``study.bank.load_bank(questions, content)``, through the disk cache."""
+    from study import paths
+
+    roots = [Path(content) if content else paths.content_dir()]
+    roots += [Path(q) for q in questions] if questions else [paths.questions_dir()]
+    directory = directory or cache_dir()
+    try:
+        key = _fingerprint(roots)
+    except OSError:
+        key = None
+    target = directory / f"bank-{key}.pickle" if key else None
+    if target is not None and target.is_file():
+        try:
+            with target.open("rb") as fh:
+                return pickle.load(fh)
+        except Exception:
+            pass  # stale format or a torn file: rebuild below
+    from study.bank import load_bank
+
+    bank = load_bank(questions=questions, content=content)
+    if target is not None:
+        try:
+            _ = bank.cards  # computed once, stored with the bank
+            directory.mkdir(parents=True, exist_ok=True)
+            # Keep a few (the built-in bank, an instructor's folder...), drop the rest.
+            olds = sorted(directory.glob("bank-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in olds[3:]:
+                old.unlink(missing_ok=True)
+            tmp = target.with_suffix(f".tmp{os.getpid()}")
+            with tmp.open("wb") as fh:
+                pickle.dump(bank, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, target)
+        except Exception:
+            pass  # a read-only cache dir only costs speed
+    return bank

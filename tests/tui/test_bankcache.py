@@ -1,0 +1,76 @@
+"""The app's disk cache of the bank: a hit gives the same bank, an edit or a new file misses."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.tui.conftest import DATA
+
+
+def _copy(tmp_path: Path) -> tuple[Path, Path]:
+    content = tmp_path / "content"
+    questions = tmp_path / "questions"
+    shutil.copytree(DATA / "content", content)
+    shutil.copytree(DATA / "questions", questions)
+    return content, questions
+
+
+def test_hit_returns_an_equal_bank_without_loading(tmp_path, monkeypatch):
+    from study.bank import bank as bank_module
+    from study.tui.bankcache import load_bank_cached
+
+    content, questions = _copy(tmp_path)
+    cache = tmp_path / "cache"
+    first = load_bank_cached([str(questions)], str(content), directory=cache)
+    assert len(list(cache.glob("bank-*.pickle"))) == 1
+
+    def boom(*a, **k):
+        raise AssertionError("a cache hit must not load the YAML")
+
+    monkeypatch.setattr(bank_module, "build_bank", boom)
+    bank_module.clear_cache()
+    second = load_bank_cached([str(questions)], str(content), directory=cache)
+    assert second is not first
+    assert [q.id for q in second.questions] == [q.id for q in first.questions]
+    assert second.question("fx-d2-kv-cache") == first.question("fx-d2-kv-cache")
+    assert [c.id for c in second.cards] == [c.id for c in first.cards]
+
+
+def test_an_edited_or_added_file_misses(tmp_path):
+    import os
+
+    from study.bank import clear_cache
+    from study.tui.bankcache import load_bank_cached
+
+    content, questions = _copy(tmp_path)
+    cache = tmp_path / "cache"
+    before = load_bank_cached([str(questions)], str(content), directory=cache)
+    fixture = questions / "fixture.yaml"
+    text = fixture.read_text().replace("Every machine learning system", "Every single machine learning system")
+    fixture.write_text(text)
+    st = fixture.stat()
+    os.utime(fixture, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    clear_cache()
+    after = load_bank_cached([str(questions)], str(content), directory=cache)
+    assert after.question("fx-d1-ai-ml-dl").stem.startswith("Every single")
+    assert before.question("fx-d1-ai-ml-dl").stem.startswith("Every machine")
+
+    (questions / "more.yaml").write_text(
+        fixture.read_text().replace("id: fx-", "id: more-fx-")
+    )
+    clear_cache()
+    grown = load_bank_cached([str(questions)], str(content), directory=cache)
+    assert len(grown.questions) == 2 * len(after.questions)
+
+
+def test_an_unreadable_cache_file_falls_back_to_loading(tmp_path):
+    from study.tui.bankcache import load_bank_cached
+
+    content, questions = _copy(tmp_path)
+    cache = tmp_path / "cache"
+    load_bank_cached([str(questions)], str(content), directory=cache)
+    (pickled,) = cache.glob("bank-*.pickle")
+    pickled.write_bytes(b"not a pickle")
+    bank = load_bank_cached([str(questions)], str(content), directory=cache)
+    assert len(bank.questions) == 6
