@@ -118,3 +118,32 @@ def test_forgetting_lowers_the_forecast():
     soon = compute_readiness(items, DOMAINS, now + dt.timedelta(days=5), now).expected
     late = compute_readiness(items, DOMAINS, EXAM, now).expected
     assert 0.25 < late < soon
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_item = st.tuples(
+    st.sampled_from(["1.1", "1.2", "2.1", "2.2"]),
+    st.sampled_from([0.0, 0.1, 0.25, 0.5]),
+    st.one_of(st.none(), st.tuples(st.floats(0.1, 400), st.integers(0, 300))),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_item, min_size=1, max_size=30), st.integers(0, 120))
+def test_readiness_invariants(raw, days_to_exam):
+    now = EXAM - dt.timedelta(days=days_to_exam)
+    items = [
+        ReadinessItem(f"i{k}", o, prior, None if c is None else card(c[0], now - dt.timedelta(days=c[1])))
+        for k, (o, prior, c) in enumerate(raw)
+    ]
+    r = compute_readiness(items, DOMAINS, EXAM, now, questions=50)
+    assert 0.0 <= r.low <= r.high <= 1.0
+    assert min(r.domains.values()) - 1e-9 <= r.expected <= max(r.domains.values()) + 1e-9
+    for d, mean in r.domains.items():
+        own = [i for i in items if i.objective.startswith(d + ".")]
+        assert (mean >= min(i.prior for i in own) - 1e-9) if own else mean == 0.25
+    gains = [s.gain for s in r.study_next]
+    assert all(g > 0 for g in gains) and gains == sorted(gains, reverse=True)
+    # the best hour can never add more than the whole gap to a perfect score
+    assert sum(gains) <= 1.0 - r.expected + 1e-9
