@@ -237,9 +237,17 @@ class History:
             return set(fn(kind="question"))
         return {_field(a, "item_id") for a in self._attempts()}
 
+    def _summaries(self) -> dict[str, Any] | None:
+        # Running totals kept by the store: no scan of a history that grows to 100k answers.
+        fn = getattr(self.store, "summaries", None)
+        return dict(fn()) if fn is not None else None
+
     def last_outcomes(self, ids: Iterable[str]) -> dict[str, bool]:
         """Question id -> whether its latest attempt was right (only for attempted questions)."""
         wanted = set(ids)
+        sums = self._summaries()
+        if sums is not None:
+            return {i: bool(s.last_correct) for i, s in sums.items() if i in wanted and s.last_correct is not None}
         latest: dict[str, tuple[Any, bool]] = {}
         for a in self._attempts():
             iid = _field(a, "item_id")
@@ -253,12 +261,18 @@ class History:
     def mastery(self, ids: Iterable[str]) -> dict[str, float]:
         """Seen question id -> mastery in [0, 1]: FSRS retrievability now, else the share answered right."""
         wanted = set(ids)
+        sums = self._summaries()
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for a in self._attempts():
-            iid = _field(a, "item_id")
-            if iid in wanted:
-                tally[iid][0] += bool(_field(a, "correct"))
-                tally[iid][1] += 1
+        if sums is not None:
+            for iid, s in sums.items():
+                if iid in wanted and s.attempts:
+                    tally[iid] = [s.correct, s.attempts]
+        else:
+            for a in self._attempts():
+                iid = _field(a, "item_id")
+                if iid in wanted:
+                    tally[iid][0] += bool(_field(a, "correct"))
+                    tally[iid][1] += 1
         out: dict[str, float] = {}
         retr = getattr(self.store, "retrievability", None)
         for iid, (right, total) in tally.items():

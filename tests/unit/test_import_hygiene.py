@@ -7,7 +7,18 @@ import sys
 
 import pytest
 
-CORE = ["study.calc", "study.bank", "study.quiz", "study.progress", "study.bank.lint", "study.cli"]
+CORE = [
+    "study.calc",
+    "study.bank",
+    "study.bank.lint",
+    "study.quiz",
+    "study.quiz.plain",
+    "study.progress",
+    "study.progress.stats",
+    "study.progress.readiness",
+    "study.progress.transfer",
+    "study.cli",
+]
 
 
 @pytest.mark.parametrize("module", CORE)

@@ -186,3 +186,22 @@ def test_any_exam_length_follows_largest_remainder(seed, count):
     assert len(qs) == count
     assert len({q.id for q in qs}) == count
     assert dict(Counter(q.domain for q in qs)) == {k: v for k, v in largest_remainder({"1": 38, "2": 40, "3": 22}, count).items() if v}
+
+
+def test_history_picks_from_a_real_store_use_its_running_totals(bank, tmp_path):
+    from study.progress import Attempt, open_store
+
+    store = open_store(tmp_path / "p.db")
+    for qid, correct, minutes in [
+        ("q-2.1-0", False, 1), ("q-2.1-0", True, 2),
+        ("q-2.1-1", True, 1), ("q-2.1-1", False, 2),
+        ("q-2.1-2", True, 1), ("q-2.1-2", True, 2),
+    ]:
+        store.record_attempt(Attempt(qid, "h", {}, "A", correct, 10.0, "practice", at=T0 + dt.timedelta(minutes=minutes)))
+    hist = History(store, T0 + dt.timedelta(minutes=3))
+    pool = filter_questions(bank.questions, objective="2.1")
+    assert [q.id for q in select_practice(pool, 10, 1, pick="missed", history=hist)] == ["q-2.1-1"]
+    assert {q.id for q in select_practice(pool, 10, 1, pick="unseen", history=hist)} == {"q-2.1-3", "q-2.1-4", "q-2.1-5"}
+    weak = [q.id for q in select_practice(pool, 10, 1, pick="weak", history=hist)]
+    assert sorted(weak) == ["q-2.1-0", "q-2.1-1", "q-2.1-2"] and weak[-1] == "q-2.1-2"  # twice right: strongest
+    store.close()
