@@ -57,11 +57,14 @@ class HomeScreen(Screen):
             self.refresh_data()
 
     def refresh_data(self) -> None:
+        # Statistics over a large bank take a while: compute them off the UI thread.
+        self.run_worker(self._compute, thread=True, exclusive=True, group="home-data")
+
+    def _compute(self) -> None:
         from study.tui import summary
 
-        services = self.app.services
-        data = summary.home(services)
-        self._show(data)
+        data = summary.home(self.app.services)
+        self.app.call_from_thread(self._show, data)
 
     def _show(self, data: dict[str, Any]) -> None:
         self.query_one("#home-countdown", Static).update(data["countdown"])
@@ -73,3 +76,4 @@ class HomeScreen(Screen):
         problems = self.query_one("#home-problems", Static)
         problems.update(data["problems"])
         problems.display = bool(data["problems"])
+        self.app.home_shown()
