@@ -188,11 +188,9 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 failed.add(path)
                 continue
             if unit_info is not None and path != ("stem",):
-                if ev.dim == unit_info.dim:
-                    values[path] = ev.value / unit_info.factor
-                elif ev.dim == calc.Dim():  # a bare number is read in the answer's unit
-                    values[path] = float(ev.value)
-                else:
+                try:
+                    values[path] = calc.value_in_unit(ev, answer.unit)
+                except calc.DimensionError:
                     report(path, "error", "unit-mismatch", f"the expression gives {calc.dimension_name(ev.dim)} but the answer unit {answer.unit!r} is {calc.dimension_name(unit_info.dim)}")
                     failed.add(path)
         if answer is None or unit_info is None:

@@ -55,14 +55,14 @@ from study.calc.formulas.network import (
     transfer_time,
 )
 from study.calc.formulas.energy import co2, cost, energy
-from study.calc.expr import Evaluation, Expr, ExprError, compile_expr, evaluate
+from study.calc.expr import Evaluation, Expr, ExprError, compile_expr, evaluate, value_in_unit
 
 __all__ = [
     "Dim", "DimensionError", "Quantity", "Unit", "convert", "dimension_name", "format_number", "format_quantity",
     "parse_quantity", "parse_unit",
     "BYTES_PER", "DTYPES", "FUNCTIONS", "SHARED", "CalcError", "Formula", "Param", "Result", "Step", "call",
     "GPU", "CatalogError", "Link", "Model", "catalog", "gpu", "link", "model",
-    "Evaluation", "Expr", "ExprError", "compile_expr", "evaluate",
+    "Evaluation", "Expr", "ExprError", "compile_expr", "evaluate", "value_in_unit",
     "weights_memory", "kv_cache", "training_memory", "activation_memory", "checkpoint_size", "max_batch",
     "gpus_needed", "training_flops", "megatron_flops", "forward_flops", "training_time", "mfu", "gpu_hours",
     "prefill_time", "decode_time", "ttft", "tokens_per_second", "ridge_point", "allreduce_time", "allgather_time",

@@ -459,3 +459,20 @@ def compile_expr(src: str) -> Expr:
 def evaluate(src: str, env: dict[str, Any] | None = None) -> Evaluation:
     """Compile and evaluate in one go (compile once with ``compile_expr`` when evaluating many times)."""
     return compile_expr(src).evaluate(env)
+
+
+def value_in_unit(evaluation: Evaluation, unit: str) -> float:
+    """An evaluation's value expressed in ``unit`` (e.g. the answer unit of a question).
+
+    A bare number carries no unit, so it is read as already being in ``unit``: ``32 * 10.2 * 1.5`` with unit
+    ``kW`` is 489.6 kW. One place decides this so lint and the quiz can never disagree about an answer.
+    Raises ``DimensionError`` when the dimensions differ (a size asked in seconds)."""
+    from study.calc.units import DimensionError, dimension_name, parse_unit
+
+    target = parse_unit(unit)
+    if evaluation.dim == Dim() or evaluation.dim == target.dim:
+        value = float(evaluation.value)
+        return value if evaluation.dim == Dim() else value / target.factor
+    raise DimensionError(
+        f"the expression gives {dimension_name(evaluation.dim)} but {unit!r} is {dimension_name(target.dim)}"
+    )

@@ -181,9 +181,9 @@ def evaluate(src: str, env: Mapping[str, Any]) -> Any:
 
 
 def in_unit(evaluation: Any, unit: str) -> float:
-    from study.calc.units import convert
+    from study.calc.expr import value_in_unit
 
-    return float(convert(float(evaluation.value), unit))
+    return value_in_unit(evaluation, unit)
 
 
 def step_text(step: Any) -> str:
