@@ -124,6 +124,12 @@ def peak_for(gpu: GPU | None, peak_tflops: Any, dtype: str, sparse: bool, fname:
             peak = gpu.peak_flops(d, sparse)
             steps.append(Step("compute precision", f"{gpu.name} has no {dtype} tensor rate",
                               "weights are dequantised and multiplied in fp16", f"peak = fp16 rate"))
+        elif dtype == "bf16":
+            # Pre-Ampere GPUs (T4, V100) have no bf16 tensor cores; 16-bit work runs in fp16 there.
+            d = "fp16"
+            peak = gpu.peak_flops(d, sparse)
+            steps.append(Step("compute precision", f"{gpu.name} has no bf16 tensor rate",
+                              "16-bit math runs in fp16 on this GPU", "peak = fp16 rate"))
         else:
             raise
     kind = "sparse" if sparse else "dense"

@@ -1,0 +1,20 @@
+"""Pre-Ampere GPUs have no bf16 tensor cores: 16-bit formulas use their fp16 rate, and say so."""
+
+from __future__ import annotations
+
+import pytest
+
+from study.calc import call
+
+
+@pytest.mark.parametrize(("gpu", "tflops", "gb_s"), [("t4", 65, 320), ("v100-sxm2-32gb", 125, 900)])
+def test_ridge_point_falls_back_to_fp16_on_pre_ampere(gpu: str, tflops: float, gb_s: float) -> None:
+    result = call("ridge-point", gpu=gpu)
+    assert result.value == pytest.approx(tflops * 1e12 / (gb_s * 1e9), rel=1e-6)
+    assert any("bf16" in str(step) for step in result.steps)
+
+
+def test_gpu_with_bf16_uses_it() -> None:
+    result = call("ridge-point", gpu="h100-sxm")
+    assert result.value == pytest.approx(989.4e12 / 3.35e12, rel=1e-6)
+    assert not any("has no bf16" in str(step) for step in result.steps)
