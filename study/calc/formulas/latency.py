@@ -99,6 +99,27 @@ def ttft(*, prompt_len: Any, model: Model | None = None, params: Any = None, bat
     return value, steps, inputs
 
 
+def _weights_read(model: Model | None, total: Any, batch: Any) -> tuple[Any, list[Step]]:
+    """Parameters a decode step reads. A dense model reads them all. A mixture of experts reads its shared
+    layers plus the experts its tokens are routed to: with k of E experts per token and routing taken as
+    uniform, a batch of b tokens touches E x (1 - (1 - k/E)^b) experts per layer on average, so batch 1
+    reads only the active parameters and a large batch reads nearly all of them.
+    Source: Jiang et al. 2024 (Mixtral, arXiv:2401.04088) for total vs active parameters."""
+    if model is None or not model.is_moe:
+        return total, []
+    E, k = model.experts, model.experts_per_token
+    per_expert = (model.params - model.active_params) / (E - k)
+    shared = model.params - E * per_expert
+    touched = E * (1 - (1 - k / E) ** batch)
+    read = shared + touched * per_expert
+    return read, [Step(
+        "weights read (mixture of experts)",
+        "shared + E x (1 - (1 - k/E)^batch) x per-expert params",
+        f"{n(shared)} + {n(E)} x (1 - (1 - {n(k)}/{n(E)})^{n(batch)}) x {n(per_expert)}",
+        f"{n(read)} of {n(model.params)} parameters",
+    )]
+
+
 def _decode(fname: str, model: Model | None, params: Any, seq_len: Any, batch: Any, gpu: GPU | None,
             peak_tflops: Any, bandwidth: Any, dtype: str, tp: Any, efficiency: Any, sparse: bool):
     N, steps = params_for(model, params, fname, active=True)
@@ -108,7 +129,9 @@ def _decode(fname: str, model: Model | None, params: Any, seq_len: Any, batch: A
     bw, btext = _bandwidth(gpu, bandwidth, fname)
     flops = 2 * N * batch
     compute = flops / (tp * peak * efficiency)
-    wbytes = P_total * BYTES_PER[dtype]
+    read_params, moe_steps = _weights_read(model if params is None else None, P_total, batch)
+    steps += moe_steps
+    wbytes = read_params * BYTES_PER[dtype]
     kv: Any = 0
     if model is not None and (is_array(seq_len) or seq_len):
         kv = kv_cache.raw(seq_len=seq_len, model=model, batch=batch, dtype=dtype)[0]
@@ -147,8 +170,9 @@ def decode_time(*, model: Model | None = None, params: Any = None, seq_len: Any 
                 tp: Any = 1, efficiency: Any = 1.0, sparse: bool = False) -> Any:
     """Each decode step reads all the weights and the KV cache once and does 2N FLOPs per sequence. At
     small batch the bytes dominate (memory-bound): on an H100 the ridge point is ~295 FLOP/B while decode
-    at batch b does ~b FLOP per weight byte (fp16). A mixture of experts is charged all its weights (at
-    batch > 1 most experts are read) and its active parameters for FLOPs.
+    at batch b does ~b FLOP per weight byte (fp16). A mixture of experts reads its shared weights plus the
+    experts its batch is routed to (active parameters at batch 1, nearly all at large batch) and does 2 x
+    active parameters of FLOPs per token.
     Sources: LLM-Viewer roofline_model.py; llm-analysis analysis.py L1698.
     """
     return _decode("decode-time", model, params, seq_len, batch, gpu, peak_tflops, bandwidth, dtype, tp,

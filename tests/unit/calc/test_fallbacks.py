@@ -18,3 +18,17 @@ def test_gpu_with_bf16_uses_it() -> None:
     result = call("ridge-point", gpu="h100-sxm")
     assert result.value == pytest.approx(989.4e12 / 3.35e12, rel=1e-6)
     assert not any("has no bf16" in str(step) for step in result.steps)
+
+
+def test_moe_decode_reads_active_weights_at_batch_one_and_nearly_all_at_large_batch() -> None:
+    from study.calc import model
+
+    m = model("mixtral-8x7b")
+    one = call("decode-time", model="mixtral-8x7b", gpu="h100-sxm", batch=1)
+    # Memory-bound at batch 1: the active parameters in fp16 over 3.35 TB/s (Mixtral: ~12.9B active).
+    assert one.value == pytest.approx(m.active_params * 2 / 3.35e12, rel=1e-9)
+    big = call("decode-time", model="mixtral-8x7b", gpu="h100-sxm", batch=256)
+    assert big.value > 0.99 * m.params * 2 / 3.35e12
+    # A dense model reads all its weights whatever the batch.
+    dense = call("decode-time", model="llama-2-70b", gpu="h100-sxm", batch=1)
+    assert dense.value == pytest.approx(model("llama-2-70b").params * 2 / 3.35e12, rel=1e-9)
