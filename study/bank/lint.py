@@ -211,6 +211,18 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 shown = ", ".join(f"{k}={v}" for k, v in env.items())
                 report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the {answer.tolerance} tolerance of the answer {expected:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
                 failed.add(path)
+        # Two distractors the learner cannot tell apart: the quiz drops one and shows fewer options.
+        dvals = [(i, values.get(("distractors", i, "calc"), d.value)) for i, d in enumerate(q.distractors or ())]
+        for a in range(len(dvals)):
+            for b in range(a + 1, len(dvals)):
+                (ia, va), (ib, vb) = dvals[a], dvals[b]
+                key = ("coincide", ia, ib)
+                if va is None or vb is None or key in failed:
+                    continue
+                if _within(va, vb, answer.tolerance, calc, unit_info):
+                    shown = ", ".join(f"{k}={v}" for k, v in env.items())
+                    report(("distractors", ib), "warning", "distractors-coincide", f"distractors {ia + 1} and {ib + 1} both give {vb:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
+                    failed.add(key)
         if ("answer", "value") in failed and answer_expr is not None:
             break
     return out

@@ -31,6 +31,7 @@ def test_corpus_covers_every_required_check() -> None:
         "missing-field", "bad-tolerance", "empty-text", "duplicate-choice", "empty-list", "not-utf8",
         "empty-file", "not-a-mapping", "unsafe-tag", "alias-bomb", "undefined-placeholder",
         "value-mismatch", "unit-mismatch", "distractor-within-tolerance", "calc-syntax", "undefined-parameter",
+        "distractors-coincide",
     }
     assert required <= codes, f"corpus lacks {sorted(required - codes)}"
 
