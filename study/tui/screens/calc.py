@@ -14,8 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.bars import BarChart, BarRow
 
 PLOT_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
@@ -88,7 +90,7 @@ class CalcScreen(Screen):
                 yield BarChart(id="calc-memory", classes="panel")
                 yield Static("", id="calc-derivation", classes="panel")
                 yield BarChart(id="calc-plot", classes="panel")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#calc-form").border_title = "Inputs"
@@ -177,9 +179,7 @@ class CalcScreen(Screen):
         needed = figures["needed"].result
         if needed is not None:
             n = int(needed.value)
-            figures["needed"].note = (
-                f"fits on {x['gpus']}" if n <= x["gpus"] else f"does not fit on {x['gpus']}"
-            ) + " (+20% overhead)"
+            figures["needed"].note = f"✔ fits on {x['gpus']}" if n <= x["gpus"] else f"✘ not on {x['gpus']}"
         tps = figures["tps"].result
         if tps is not None:
             figures["tps"].note = roofline_bound(tps)
@@ -187,10 +187,10 @@ class CalcScreen(Screen):
             figures["prefill"].note = roofline_bound(figures["prefill"].result)
         tm = figures["train_mem"].result
         if tm is not None:
-            figures["train_mem"].note = "model states, mixed-precision Adam"
+            figures["train_mem"].note = "Adam states"
         tt = figures.get("train_time")
         if tt is not None and tt.result is not None:
-            tt.note = f"{x['gpus']} GPUs at MFU {x['mfu']:g}"
+            tt.note = f"MFU {x['mfu']:g}"
 
     def _show(self, x: dict[str, Any]) -> None:
         table = self.query_one("#calc-figures", DataTable)
@@ -237,7 +237,7 @@ class CalcScreen(Screen):
                        style=style),
             ]
         )
-        chart.border_title = f"Memory per GPU ({gpu.name}, split over {n})"
+        chart.border_title = f"Memory per GPU ({n} x {gpu.name})"
 
     @on(DataTable.RowHighlighted, "#calc-figures")
     def _row(self) -> None:

@@ -13,23 +13,23 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Select, Static
+from textual.widgets import Button, Header, Select, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.format import clock as fmt_clock
 from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
 from study.tui.widgets.navigator import Navigator
 
-EXAM_INTRO = """\
-[b]{questions} questions in {minutes} minutes[/], drawn by the blueprint's domain weights.
-
-The timer is always visible, with alerts at 30, 15 and 5 minutes left; at zero the exam submits itself.
-Feedback comes only at the end, as on the real exam. If the terminal closes, the exam is saved after
-every answer and the app offers to resume it, with the time that is left.
-
-Keys: [b]1-9[/] or [b]a-e[/] pick · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · [b]g[/] navigator ·
-[b]r[/] review and submit · [b]escape[/] pause (the clock keeps running, like the real one).
-"""
+EXAM_INTRO = (
+    "[b]{questions} questions in {minutes} minutes[/], drawn by the blueprint's domain weights.\n\n"
+    "The timer is always visible, with alerts at 30, 15 and 5 minutes left; at zero the exam submits itself. "
+    "Feedback comes only at the end, as on the real exam. If the terminal closes, the exam is saved after "
+    "every answer and the app offers to resume it, with the time that is left.\n\n"
+    "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · [b]g[/] navigator · "
+    "[b]r[/] review and submit · [b]escape[/] pause (the clock keeps running, like the real one)."
+)
 
 
 def start_exam(app: App, count: int | None = None) -> None:
@@ -45,6 +45,10 @@ def start_exam(app: App, count: int | None = None) -> None:
     except SelectionError as exc:
         app.notify(f"Cannot build an exam: {exc}", severity="error")
         return
+    if services.store is not None:
+        # The engine saves after each action; saving now too means an exam closed before its first answer
+        # is still offered for resume, with its clock running.
+        services.store.save_session(session.id, session.mode, session.to_json(), session.deadline)
     if session.count < (count or bank.blueprint.exam.questions):
         app.notify(f"The bank has only {session.count} suitable questions; the exam is shorter.", severity="warning")
     if isinstance(app.screen, ExamStartScreen):
@@ -109,7 +113,7 @@ class ExamStartScreen(Screen):
             yield Select([("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
                           ("10 questions, 12 min", 10)], id="exam-count", allow_blank=False, value=50)
             yield Button("Start the exam", id="exam-start", variant="primary")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#exam-intro").border_title = "Exam"

@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Header, Markdown
+
+from study.tui.widgets.footer import StudyFooter
 
 READINESS = """\
 ## What readiness means
@@ -63,4 +65,4 @@ class HelpScreen(Screen):
         yield Header()
         with VerticalScroll(id="help-body"):
             yield Markdown(_key_table() + "\n\n" + READINESS, id="help-markdown")
-        yield Footer()
+        yield StudyFooter()

@@ -8,8 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.bars import BarChart
 from study.tui.widgets.heatmap import Heatmap
 
@@ -23,7 +25,7 @@ class HomeScreen(Screen):
         Binding("t", "app.open('topics')", "Topics"),
         Binding("g", "app.open('progress')", "Progress"),
         Binding("s", "app.open('settings')", "Settings"),
-        Binding("exclamation_mark", "app.open('problems')", "Problems", key_display="!"),
+        Binding("exclamation_mark", "problems", "Problems", key_display="!"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -38,7 +40,7 @@ class HomeScreen(Screen):
         yield Static("", id="home-next", classes="panel")
         yield Heatmap(id="home-heatmap", classes="panel")
         yield Static("", id="home-problems")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#home-exam").border_title = "Exam"
@@ -46,6 +48,21 @@ class HomeScreen(Screen):
         self.query_one("#home-next").border_title = "Study next"
         self.query_one("#home-heatmap").border_title = "Activity"
         self.watch(self.app, "ready", self._on_ready, init=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # "!" only earns its place in the footer when there is something to see.
+        if action == "problems":
+            return self._has_problems()
+        return True
+
+    def _has_problems(self) -> bool:
+        services = self.app.services
+        bank = services.bank
+        return bool(services.errors or getattr(services.store, "notice", None)
+                    or (bank is not None and bank.diagnostics))
+
+    def action_problems(self) -> None:
+        self.app.action_open("problems")
 
     def on_screen_resume(self) -> None:
         # Coming back from a quiz: the figures changed.
@@ -76,4 +93,5 @@ class HomeScreen(Screen):
         problems = self.query_one("#home-problems", Static)
         problems.update(data["problems"])
         problems.display = bool(data["problems"])
+        self.refresh_bindings()
         self.app.home_shown()

@@ -9,8 +9,10 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Label, Select, Static
+from textual.widgets import Button, Header, Label, Select, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
 
 PICKS = [
@@ -66,7 +68,7 @@ class PracticeSetupScreen(Screen):
             yield Select([(str(n), n) for n in (5, 10, 20, 50)], id="pf-count", allow_blank=False, value=10)
         yield Button("Start", id="pf-start", variant="primary")
         yield Static("", id="settings-message")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#settings-grid").border_title = "Practice"

@@ -5,7 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
+
+from study.tui.widgets.footer import StudyFooter
 
 
 class ProblemsScreen(Screen):
@@ -15,7 +17,7 @@ class ProblemsScreen(Screen):
         yield Header()
         yield Static("", id="problems-summary")
         yield DataTable(id="problems-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.watch(self.app, "ready", self._fill, init=True)

@@ -9,8 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+from textual.widgets import DataTable, Header, Sparkline, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.format import percent
 from study.tui.widgets.bars import BarChart, BarRow
 
@@ -31,7 +33,7 @@ class ProgressScreen(Screen):
             yield Static("", id="progress-forecast-label")
             yield Sparkline([], id="progress-forecast")
             yield BarChart(id="progress-exams", classes="panel")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#progress-summary").border_title = "Progress"

@@ -10,8 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, Choices, QuestionView
 
 PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", show=False) for n in range(1, 10)] + [
@@ -34,7 +36,7 @@ class QuizScreen(Screen):
             yield Static("", id="exam-timer")
         yield QuestionView(id="quiz-view")
         yield Static("", id="quiz-status")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.show_current()

@@ -9,8 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Markdown, Static
+from textual.widgets import DataTable, Header, Markdown, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.format import clock as fmt_clock
 from study.tui.widgets.bars import BarChart, BarRow
 
@@ -38,7 +40,7 @@ class ResultsScreen(Screen):
             yield Markdown(self._missed_markdown(), id="results-missed")
             table: DataTable = DataTable(id="results-times", zebra_stripes=True, cursor_type="row")
             yield table
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#results-domains").border_title = "By domain (│ = target)"

@@ -11,8 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Input, Markdown, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Header, Input, Markdown, ProgressBar, Static
 
+
+from study.tui.widgets.footer import StudyFooter
 from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.question import LABELS, Choices, QuestionView
 
@@ -46,7 +48,7 @@ class ReviewScreen(Screen):
             with VerticalScroll(id="review-card", classes="panel"):
                 yield Markdown("", id="review-card-md")
             yield QuestionView(id="review-question")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.watch(self.app, "ready", lambda ready: self._start(ready), init=True)

@@ -9,7 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Header, Input, Label, Select, Static
+
+from study.tui.widgets.footer import StudyFooter
 
 THEMES = [("dark", "textual-dark"), ("light", "textual-light")]
 
@@ -34,7 +36,7 @@ class SettingsScreen(Screen):
         with Horizontal(id="settings-buttons"):
             yield Button("Save", id="settings-save", variant="primary")
         yield Static("", id="settings-message")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#settings-grid").border_title = "Settings"

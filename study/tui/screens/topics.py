@@ -10,7 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Markdown, Static, Tree
+from textual.widgets import Header, Input, Markdown, Static, Tree
+
+from study.tui.widgets.footer import StudyFooter
 
 RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
 
@@ -43,7 +45,7 @@ class TopicsScreen(Screen):
             with VerticalScroll(id="topics-card", classes="panel"):
                 yield Markdown("", id="topics-markdown")
             yield Static("", id="topics-status")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#topics-card").border_title = "Card"

@@ -1,0 +1,147 @@
+"""SVG snapshots of every screen at 80x24 and 120x40, frozen clock, fixed seed, no cursor blink.
+
+Update after an intended change with ``pytest tests/tui/test_snapshots.py --snapshot-update`` and look at the
+SVGs in ``tests/tui/__snapshots__/`` before committing them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from typing import Any, Awaitable, Callable
+
+import pytest
+
+from tests.tui.conftest import no_blink, settle
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def seed_history(store: Any, bank: Any, clock: Any) -> None:
+    """A few weeks of activity, some cards reviewed and an exam date, so home and progress have shapes."""
+    from study.progress import Attempt, Rating
+
+    store.set_setting("exam_date", (clock.now.date() + dt.timedelta(days=24)).isoformat())
+    qids = [q.id for q in bank.questions]
+    for day in range(1, 40, 3):
+        at = clock.now - dt.timedelta(days=day, hours=2)
+        for k, qid in enumerate(qids[: 1 + day % 4]):
+            store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "A", (day + k) % 3 != 0, 40.0,
+                                         "practice", at=at))
+    for card in bank.cards[:2]:
+        store.review_card(card.id, bank.content_hash(card.id), Rating.Good, 30.0,
+                          clock.now - dt.timedelta(days=6))
+
+
+async def _finish(pilot: Any) -> None:
+    await settle(pilot, pilot.app)
+    pilot.app.clear_notifications()
+    no_blink(pilot.app)
+    await settle(pilot, pilot.app)
+
+
+def scenario(fn: Callable[[Any], Awaitable[None]]) -> Callable[[Any], Awaitable[None]]:
+    @functools.wraps(fn)
+    async def run(pilot: Any) -> None:
+        await settle(pilot, pilot.app)
+        await fn(pilot)
+        await _finish(pilot)
+
+    return run
+
+
+@scenario
+async def home(pilot: Any) -> None:
+    pass
+
+
+@scenario
+async def topics(pilot: Any) -> None:
+    await pilot.press("t")
+    await settle(pilot, pilot.app)
+    pilot.app.screen.show("card", "fx-nvlink-scope/between")
+
+
+@scenario
+async def review(pilot: Any) -> None:
+    await pilot.press("r")
+    await settle(pilot, pilot.app)
+    await pilot.press("space")
+
+
+@scenario
+async def practice(pilot: Any) -> None:
+    from study.tui.screens.practice import start_practice
+
+    start_practice(pilot.app, objective="2.1", count=2)
+    await settle(pilot, pilot.app)
+    screen = pilot.app.screen
+    answer = "140 GB" if screen.session.current.qid == "fx-d2-fp16-weights" else "0.67 GB"
+    await pilot.press(*answer, "enter")
+
+
+@scenario
+async def exam(pilot: Any) -> None:
+    from study.tui.screens.exam import start_exam
+
+    start_exam(pilot.app, 5)
+    await settle(pilot, pilot.app)
+    await pilot.press("1", "n", "f", "g")
+
+
+@scenario
+async def exam_review(pilot: Any) -> None:
+    from study.tui.screens.exam import start_exam
+
+    start_exam(pilot.app, 5)
+    await settle(pilot, pilot.app)
+    await pilot.press("1", "n", "f", "n", "2", "r")
+
+
+@scenario
+async def results(pilot: Any) -> None:
+    from study.tui.screens.exam import start_exam
+
+    start_exam(pilot.app, 5)
+    await settle(pilot, pilot.app)
+    await pilot.press("1", "n", "2", "n", "f", "r", "s")
+    await settle(pilot, pilot.app)
+    await pilot.press("y")
+
+
+@scenario
+async def calculator(pilot: Any) -> None:
+    await pilot.press("c")
+    await settle(pilot, pilot.app)
+    pilot.app.screen.query_one("#c-batch").value = "8"
+
+
+@scenario
+async def progress(pilot: Any) -> None:
+    await pilot.press("g")
+
+
+@scenario
+async def settings(pilot: Any) -> None:
+    await pilot.press("s")
+
+
+@scenario
+async def help_screen(pilot: Any) -> None:
+    await pilot.press("question_mark")
+
+
+@scenario
+async def problems(pilot: Any) -> None:
+    pilot.app.action_open("problems")
+
+
+SCENARIOS = [home, topics, review, practice, exam, exam_review, results, calculator, progress, settings,
+             help_screen, problems]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("run_before", SCENARIOS, ids=[s.__name__ for s in SCENARIOS])
+def test_screen(snap_compare, make_app, store, bank, clock, size, run_before) -> None:
+    seed_history(store, bank, clock)
+    assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
