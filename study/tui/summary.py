@@ -53,6 +53,8 @@ def home(services: Services) -> dict[str, Any]:
         "heatmap": {},
         "today_date": today,
         "problems": "",
+        "forecast": [],
+        "exams": "",
     }
     errors = list(services.errors)
     if bank is not None:
@@ -98,12 +100,19 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
             f"Streak       {stats.streak} day{'s' if stats.streak != 1 else ''}",
         ]
     )
-    nxt = list(readiness.study_next)[:3]
+    nxt = list(readiness.study_next)[:5]
     if nxt:
         data["next"] = "\n".join(
-            f"{n.objective} {_short(n.title, 58)}  [dim]+{percent(n.gain, 1)}[/]" for n in nxt
+            f"{n.objective} {_short(n.title, 56):<56}  [dim]+{n.gain * 100:.1f} pts/h[/]" for n in nxt
         )
     else:
         data["next"] = "Nothing stands out: take a practice exam (e)."
     data["heatmap"] = dict(activity)
+    data["forecast"] = [n for _d, n in stats.forecast]
+    exams = []
+    for e in stats.exam_history[-5:]:
+        rep = e.get("report") or {}
+        if isinstance(rep.get("score"), (int, float)):
+            exams.append(f"{(e.get('finished_at') or '')[:10]}  {rep['score']:5.1f}%  ({rep.get('correct')}/{rep.get('total')})")
+    data["exams"] = "\n".join(exams) or "No exams yet: press e for one."
     return data

@@ -475,3 +475,30 @@ async def test_help_lists_the_keys_of_every_screen(make_app):
         text = markdown_of(app, "#help-markdown")
         for needle in ("| Exam (questions) | `f` | Flag |", "| Home | `r` | Review |", "What readiness means"):
             assert needle in text
+
+
+async def test_theme_setting_switches_dark_and_light(make_app, store):
+    from textual.widgets import Select
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert app.theme == "textual-dark"
+        await pilot.press("s")
+        await settle(pilot, app)
+        app.screen.query_one("#set-theme", Select).value = "textual-light"
+        await settle(pilot, app)
+        assert app.theme == "textual-light"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+    assert store.get_setting("theme") == "light"
+
+
+async def test_no_color_is_honoured(make_app, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert app.no_color
+        # Meaning never rides on colour alone: marks and words carry it.
+        assert "Readiness" in str(app.screen.query_one("#home-countdown").render())

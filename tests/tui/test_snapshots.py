@@ -145,3 +145,12 @@ SCENARIOS = [home, topics, review, practice, exam, exam_review, results, calcula
 def test_screen(snap_compare, make_app, store, bank, clock, size, run_before) -> None:
     seed_history(store, bank, clock)
     assert snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24")])
+def test_light_theme_from_settings(snap_compare, make_app, store, bank, clock, size) -> None:
+    seed_history(store, bank, clock)
+    store.set_setting("theme", "light")
+    app = make_app()
+    assert snap_compare(app, terminal_size=size, run_before=home)
+    assert app.theme == "textual-light"

@@ -8,7 +8,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual import events
+from textual.widgets import Header, Sparkline, Static
 
 
 from study.tui.widgets.footer import StudyFooter
@@ -39,6 +40,11 @@ class HomeScreen(Screen):
                 yield Static("", id="home-due")
         yield Static("", id="home-next", classes="panel")
         yield Heatmap(id="home-heatmap", classes="panel")
+        with Horizontal(id="home-more"):
+            with Vertical(id="home-forecast-box", classes="panel"):
+                yield Sparkline([], id="home-forecast")
+                yield Static("", id="home-forecast-label")
+            yield Static("", id="home-exams", classes="panel")
         yield Static("", id="home-problems")
         yield StudyFooter()
 
@@ -47,7 +53,13 @@ class HomeScreen(Screen):
         self.query_one("#home-today").border_title = "Today"
         self.query_one("#home-next").border_title = "Study next"
         self.query_one("#home-heatmap").border_title = "Activity"
+        self.query_one("#home-forecast-box").border_title = "Reviews due, next 30 days"
+        self.query_one("#home-exams").border_title = "Last exams"
         self.watch(self.app, "ready", self._on_ready, init=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
+        self.set_class(event.size.height >= 34, "-tall")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # "!" only earns its place in the footer when there is something to see.
@@ -90,6 +102,12 @@ class HomeScreen(Screen):
         self.query_one("#home-next", Static).update(data["next"])
         heat = self.query_one("#home-heatmap", Heatmap)
         heat.set_counts(data["heatmap"], data["today_date"])
+        forecast = data["forecast"] or [0]
+        self.query_one("#home-forecast", Sparkline).data = forecast
+        self.query_one("#home-forecast-label", Static).update(
+            f"today {forecast[0]} · this week {sum(forecast[:7])} · peak {max(forecast)}"
+        )
+        self.query_one("#home-exams", Static).update(data["exams"])
         problems = self.query_one("#home-problems", Static)
         problems.update(data["problems"])
         problems.display = bool(data["problems"])

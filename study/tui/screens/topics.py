@@ -15,6 +15,12 @@ from textual.widgets import Header, Input, Markdown, Static, Tree
 from study.tui.widgets.footer import StudyFooter
 
 RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
+HINT = (
+    "Pick a domain, objective, topic or card on the left (arrows, enter, or the mouse).\n\n"
+    "- **/** search titles and text\n- **x** practise the questions of what is selected\n"
+    "- **m** mark a card read, **1-4** rate it (again, hard, good, easy) for spaced review\n"
+    "- **]** next card"
+)
 
 
 class TopicsScreen(Screen):
@@ -43,7 +49,7 @@ class TopicsScreen(Screen):
                 yield Input(placeholder="search topics and cards", id="topics-search")
                 yield Tree("Blueprint", id="topics-tree")
             with VerticalScroll(id="topics-card", classes="panel"):
-                yield Markdown("", id="topics-markdown")
+                yield Markdown(HINT, id="topics-markdown")
             yield Static("", id="topics-status")
         yield StudyFooter()
 

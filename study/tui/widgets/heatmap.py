@@ -39,7 +39,10 @@ class Heatmap(Static):
 
     def render(self) -> Text:
         today = self._today or date.today()
-        weeks = max(4, min(53, (self.size.width or 60) - 5))
+        avail = (self.content_size.width or 60) - 4
+        # Double-width cells when a whole year fits that way: easier to read on big terminals.
+        cell = 2 if avail >= 53 * 2 else 1
+        weeks = max(4, min(53, avail // cell))
         # Columns end with the week containing today; rows are Monday..Sunday.
         last_monday = today - timedelta(days=today.weekday())
         first_monday = last_monday - timedelta(weeks=weeks - 1)
@@ -49,22 +52,22 @@ class Heatmap(Static):
         else:
             q = [1, 2, 3]
         out = Text()
-        month_row = [" "] * weeks
+        month_row = [" "] * (weeks * cell)
         for w in range(weeks):
             monday = first_monday + timedelta(weeks=w)
-            if monday.day <= 7 and w + 3 <= weeks:
-                name = monday.strftime("%b")
-                month_row[w : w + 3] = list(name)
-        out.append("    " + "".join(month_row) + "\n", style="dim")
+            if monday.day <= 7 and (w * cell) + 3 <= weeks * cell:
+                month_row[w * cell : w * cell + 3] = list(monday.strftime("%b"))
+        out.append("    " + "".join(month_row).rstrip() + "\n", style="dim")
         for row in range(7):
             out.append(f"{ROW_LABELS[row]:<4}", style="dim")
             for w in range(weeks):
                 day = first_monday + timedelta(weeks=w, days=row)
                 if day > today:
-                    out.append(" ")
+                    out.append(" " * cell)
                     continue
                 lvl = self.level(self._counts.get(day, 0), q)
-                out.append(LEVELS[lvl] if lvl else "·", style=HEAT_STYLES[lvl] if lvl else "dim")
+                glyph = LEVELS[lvl] * cell if lvl else "·" + " " * (cell - 1)
+                out.append(glyph, style=HEAT_STYLES[lvl] if lvl else "dim")
             if row < 6:
                 out.append("\n")
         return out
