@@ -435,6 +435,26 @@ async def test_calculator_inputs_change_the_figures(make_app):
         assert "KV cache" in derivation and "kv_heads" in derivation
 
 
+async def test_calculator_typed_gpu_figures_with_units_override_the_catalog(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("c")
+        await settle(pilot, app)
+        calc = app.screen
+        tps = calc.figures["tps"].result.value
+        calc.query_one("#c-bw", Input).value = "6.7 TB/s"  # twice the H100 SXM's 3.35 TB/s
+        await settle(pilot, app)
+        assert calc.figures["tps"].result.value == pytest.approx(2 * tps, rel=0.01)
+        calc.query_one("#c-mem", Input).value = "200 GB"
+        await settle(pilot, app)
+        assert int(calc.figures["needed"].result.value) == 1
+        calc.query_one("#c-bw", Input).value = "6.7 GB"
+        await settle(pilot, app)
+        assert calc.figures["tps"].result is None
+        assert "bandwidth" in calc.figures["tps"].error
+
+
 async def test_calculator_rejects_text_in_number_fields(make_app):
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -502,3 +522,24 @@ async def test_no_color_is_honoured(make_app, monkeypatch):
         assert app.no_color
         # Meaning never rides on colour alone: marks and words carry it.
         assert "Readiness" in str(app.screen.query_one("#home-countdown").render())
+
+
+async def test_mouse_picks_a_choice_and_jumps_with_the_navigator(make_app):
+    from study.tui.screens.exam import start_exam
+    from study.tui.widgets.navigator import CELL
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 5)
+        await settle(pilot, app)
+        session = app.screen.session
+        await pilot.click("#q-choices", offset=(6, 0))
+        await settle(pilot, app)
+        assert session.answers[0] == "A"
+        await pilot.press("g")
+        await settle(pilot, app)
+        await pilot.click("#exam-nav", offset=(3 * CELL + 1, 0))
+        await settle(pilot, app)
+        assert session.index == 3
+        assert app.screen.view.choices.picked == set()

@@ -68,6 +68,10 @@ class CalcScreen(Screen):
             with Grid(id="calc-form", classes="panel"):
                 yield Label("GPU")
                 yield Select(gpus, id="c-gpu", allow_blank=False, value="h100-sxm", compact=True)
+                yield Label("GPU memory")
+                yield Input(placeholder="from GPU, e.g. 141 GB", id="c-mem", compact=True)
+                yield Label("GPU bandwidth")
+                yield Input(placeholder="from GPU, e.g. 4.8 TB/s", id="c-bw", compact=True)
                 yield Label("Model")
                 yield Select(models, id="c-model", allow_blank=False, value="llama-2-70b", compact=True)
                 yield Label("Params")
@@ -123,6 +127,9 @@ class CalcScreen(Screen):
             "gpus": self._number("#c-gpus", int) or 1,
             "tokens": self._number("#c-tokens"),
             "mfu": self._number("#c-mfu"),
+            # Typed with units; the calculator parses them and names a wrong kind of quantity.
+            "memory": self.query_one("#c-mem", Input).value.strip() or None,
+            "bandwidth": self.query_one("#c-bw", Input).value.strip() or None,
         }
 
     @on(Input.Changed)
@@ -148,12 +155,15 @@ class CalcScreen(Screen):
             model["params"] = x["params"]
         tp = x["gpus"]
         infer = {**model, "gpu": x["gpu"], "dtype": x["dtype"], "tp": tp}
+        if x["bandwidth"]:
+            infer["bandwidth"] = x["bandwidth"]
+        mem = {"memory": x["memory"]} if x["memory"] else {}
         plan = [
             ("weights", "Weights", "weights-memory", {**model, "dtype": x["dtype"]}),
             ("kv", "KV cache", "kv-cache", {"model": x["model"], "seq_len": x["seq_len"], "batch": x["batch"],
                                             "dtype": x["dtype"]}),
             ("needed", "GPUs needed", "gpus-needed", {**model, "gpu": x["gpu"], "dtype": x["dtype"],
-                                                     "seq_len": x["seq_len"], "batch": x["batch"]}),
+                                                     "seq_len": x["seq_len"], "batch": x["batch"], **mem}),
             ("train_mem", "Training memory", "training-memory", {**model}),
             ("prefill", "Prefill (prompt)", "prefill-time", {**infer, "prompt_len": x["seq_len"], "batch": x["batch"]}),
             ("decode", "Time per token", "decode-time", {**infer, "seq_len": x["seq_len"], "batch": x["batch"]}),
@@ -224,6 +234,13 @@ class CalcScreen(Screen):
             return
         gpu = catalog().gpu(x["gpu"])
         mem = float(gpu.memory_bytes)
+        if x["memory"]:
+            try:
+                from study.calc import parse_quantity
+
+                mem = float(parse_quantity(x["memory"]).value)
+            except ValueError:
+                pass  # the figures table already shows the calculator's message
         n = x["gpus"]
         byte = parse_unit("B").dim
         per_w, per_kv = w.value / n, kv.value / n
@@ -269,6 +286,8 @@ class CalcScreen(Screen):
         chart = self.query_one("#calc-plot", BarChart)
         model = {"model": x["model"], **({"params": x["params"]} if x["params"] else {})}
         base = {**model, "gpu": x["gpu"], "dtype": x["dtype"], "tp": x["gpus"]}
+        if x["bandwidth"]:
+            base["bandwidth"] = x["bandwidth"]
         points: list[tuple[str, Any]] = []
         try:
             if self.plot_over == "batch":
