@@ -43,3 +43,40 @@ def test_a_typed_bare_number_is_still_read_in_the_answer_unit() -> None:
     # The rule commit 505e9ad introduced for literal numbers (tests/unit/quiz/test_bare_numbers.py) must survive
     # the fix: a literal 39.5 with unit "%" means 39.5 %.
     assert value_in_unit(evaluate("39.5"), "%") == pytest.approx(39.5)
+
+
+# Content guard from the same review: templated questions drew contexts no model can hold (Llama 2 70B at
+# 8,192 tokens, Llama 3 at 16K-32K) and sized Mistral 7B's KV cache past its 4,096-token sliding window,
+# which its rolling buffer caps (Jiang et al. 2023, arXiv:2310.06825).
+SLIDING_WINDOW = {"mistral-7b": 4096}
+CONTEXT_PARAMS = ("seq", "prompt")
+
+
+def _context_draws():
+    import itertools
+    import re
+
+    from study.bank import load_bank
+    from study.quiz.instance import param_values
+
+    for q in load_bank().questions:
+        if q.type != "numeric" or not q.params or not any(p in q.params for p in CONTEXT_PARAMS):
+            continue
+        names = sorted(q.params)
+        fixed = set(re.findall(r"model='([\w.-]+)'", q.answer.calc or ""))
+        for combo in itertools.product(*(param_values(q.params[n]) for n in names)):
+            draw = dict(zip(names, combo))
+            for model_id in ({draw["m"]} if "m" in draw else fixed):
+                for name in CONTEXT_PARAMS:
+                    if name in draw:
+                        yield q.id, model_id, name, int(draw[name])
+
+
+def test_no_templated_question_draws_a_context_beyond_the_model() -> None:
+    from study.calc import model
+
+    draws = list(_context_draws())
+    assert draws, "the bank has templated context-length questions"
+    too_long = sorted({(qid, m, n, v) for qid, m, n, v in draws
+                       if v > model(m).context or (n == "seq" and v > SLIDING_WINDOW.get(m, v))})
+    assert not too_long, too_long
