@@ -69,9 +69,9 @@ class CalcScreen(Screen):
                 yield Label("GPU")
                 yield Select(gpus, id="c-gpu", allow_blank=False, value="h100-sxm", compact=True)
                 yield Label("GPU memory")
-                yield Input(placeholder="from GPU, e.g. 141 GB", id="c-mem", compact=True)
+                yield Input(placeholder="e.g. 141 GB", id="c-mem", compact=True)
                 yield Label("GPU bandwidth")
-                yield Input(placeholder="from GPU, e.g. 4.8 TB/s", id="c-bw", compact=True)
+                yield Input(placeholder="e.g. 4.8 TB/s", id="c-bw", compact=True)
                 yield Label("Model")
                 yield Select(models, id="c-model", allow_blank=False, value="llama-2-70b", compact=True)
                 yield Label("Params")
@@ -164,13 +164,13 @@ class CalcScreen(Screen):
                                             "dtype": x["dtype"]}),
             ("needed", "GPUs needed", "gpus-needed", {**model, "gpu": x["gpu"], "dtype": x["dtype"],
                                                      "seq_len": x["seq_len"], "batch": x["batch"], **mem}),
-            ("train_mem", "Training memory", "training-memory", {**model}),
-            ("prefill", "Prefill (prompt)", "prefill-time", {**infer, "prompt_len": x["seq_len"], "batch": x["batch"]}),
-            ("decode", "Time per token", "decode-time", {**infer, "seq_len": x["seq_len"], "batch": x["batch"]}),
+            ("train_mem", "Training mem", "training-memory", {**model}),
+            ("prefill", "Prefill", "prefill-time", {**infer, "prompt_len": x["seq_len"], "batch": x["batch"]}),
+            ("decode", "Per token", "decode-time", {**infer, "seq_len": x["seq_len"], "batch": x["batch"]}),
             ("tps", "Tokens/s", "tokens-per-second", {**infer, "seq_len": x["seq_len"], "batch": x["batch"]}),
         ]
         if x["tokens"] and x["mfu"]:
-            plan.append(("train_time", "Training time", "training-time",
+            plan.append(("train_time", "Train time", "training-time",
                          {**model, "tokens": x["tokens"], "gpus": x["gpus"], "gpu": x["gpu"],
                           "dtype": "bf16" if x["dtype"] in ("fp32", "tf32") else x["dtype"], "mfu": x["mfu"]}))
         figures: dict[str, Figure] = {}
@@ -221,7 +221,8 @@ class CalcScreen(Screen):
         if fig.result is None:
             return "—"
         if fig.key == "train_time":
-            return f"{fig.result.to('days'):.1f} days"
+            days = fig.result.to("days")
+            return f"{days:,.0f} days" if days >= 100 else f"{days:.1f} days"
         return fig.result.display
 
     def _memory_bar(self, x: dict[str, Any]) -> None:

@@ -10,18 +10,17 @@ from textual.widgets import Header, Markdown
 
 from study.tui.widgets.footer import StudyFooter
 
-READINESS = """\
-## What readiness means
+def readiness_text() -> str:
+    """The progress module's own explanation, so the help cannot drift from the computation."""
+    from study.progress import readiness
 
-Readiness is the score the progress store expects you to get **on your exam date** if you stopped studying
-today. For every question and card, the scheduler (FSRS) predicts the chance you still recall it on that date;
-items you have never seen count at a guessing prior. The mean per domain is weighted by the blueprint
-(38 / 40 / 22 %) into one figure, and the range shows how much a 50-question exam drawn at random could
-swing around it. *Study next* lists the objectives where an hour of work should raise that figure most.
-
-Practice and exam answers feed the scheduler: a wrong answer counts as *Again*, a right but slow one
-(over 72 s, the exam's pace) as *Hard*, a right one as *Good*.
-"""
+    doc = (readiness.__doc__ or "").strip()
+    _first, _, body = doc.partition("\n")
+    return (
+        "## What readiness means\n\n" + body.strip() + "\n\n"
+        "Practice and exam answers feed the scheduler: wrong counts as *Again*, right but slower than the "
+        "exam's pace (72 s) as *Hard*, right as *Good*."
+    )
 
 
 IN_FLOW = [
@@ -33,29 +32,32 @@ IN_FLOW = [
 
 
 def _key_table() -> str:
-    from study.tui.app import SCREENS, StudyApp, screen_class
-
-    rows = ["## Keys", "", "| where | key | action |", "|---|---|---|"]
-    for b in StudyApp.BINDINGS:
-        if isinstance(b, Binding):
-            rows.append(f"| everywhere | `{b.key_display or b.key}` | {b.description} |")
-    rows.append("| everywhere | `ctrl+p` | command palette: every screen, topic and card |")
-    rows.append("| everywhere | `escape` | back |")
+    """Keys grouped by where they work, read from the bindings themselves so the list cannot drift."""
     import importlib
 
-    # The screens reached from the palette, plus those reached inside a flow.
+    from study.tui.app import SCREENS, StudyApp, screen_class
+
+    def keys(bindings) -> list[str]:
+        out = []
+        for b in bindings:
+            if isinstance(b, Binding) and b.description:
+                out.append(f"`{b.key_display or b.key.split(',')[0]}` {b.description}")
+        return out
+
+    lines = ["## Keys", ""]
+    everywhere = keys(StudyApp.BINDINGS) + ["`ctrl+p` command palette (every screen, topic and card)",
+                                            "`escape` back"]
+    lines.append("**Everywhere**: " + " · ".join(everywhere) + "\n")
     places = [(SCREENS[name][2], screen_class(name)) for name in SCREENS]
     for title, module, cls in IN_FLOW:
         places.append((title, getattr(importlib.import_module(f"study.tui.screens.{module}"), cls)))
     for title, cls in places:
-        for b in getattr(cls, "BINDINGS", []):
-            if not isinstance(b, Binding) or not b.description:
-                continue
-            key = b.key_display or b.key.split(",")[0]
-            rows.append(f"| {title} | `{key}` | {b.description} |")
+        found = keys(getattr(cls, "BINDINGS", []))
         if cls.__name__ in ("PracticeScreen", "ExamScreen"):
-            rows.append(f"| {title} | `1`-`9`, `a`-`e` | pick a choice (multi: toggle) |")
-    return "\n".join(rows)
+            found.insert(0, "`1`-`9` or `a`-`e` pick a choice (multi: toggle)")
+        if found:
+            lines.append(f"**{title}**: " + " · ".join(found) + "\n")
+    return "\n".join(lines)
 
 
 class HelpScreen(Screen):
@@ -64,5 +66,5 @@ class HelpScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="help-body"):
-            yield Markdown(_key_table() + "\n\n" + READINESS, id="help-markdown")
+            yield Markdown(_key_table() + "\n\n" + readiness_text(), id="help-markdown")
         yield StudyFooter()
