@@ -45,6 +45,13 @@ class Evaluation(NamedTuple):
     dim: Dim
     steps: list[Step]
     display: str
+    # True when a calculator function or catalog look-up produced the value; False for arithmetic on numbers
+    # and parameters alone, which an author writes already in the answer's unit (see value_in_unit).
+    computed: bool = True
+
+
+# Calls that only reshape a number: they do not make an author's literal a calculator result.
+_ARITHMETIC_HELPERS = frozenset({"ceil", "floor", "min", "max", "round", "abs"})
 
 
 # Attributes visible on catalog objects: name -> (getter, dimension or None for text).
@@ -153,8 +160,9 @@ class Expr:
         v = self._eval(self.tree.body, env, steps)
         if isinstance(v, bool):
             v = Quantity(1.0 if v else 0.0, ONE)
+        computed = bool(self.functions - _ARITHMETIC_HELPERS)
         if isinstance(v, str):
-            return Evaluation(v, ONE, steps, v)
+            return Evaluation(v, ONE, steps, v, computed)
         if not isinstance(v, Quantity):
             raise ExprError(f"the expression gives {_kind(v)}, not a number (add an attribute such as .memory)",
                             self._offset(self.tree.body))
@@ -168,7 +176,7 @@ class Expr:
         if not (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id in BY_PYNAME):
             src = " ".join(self.src.split())
             steps.add(lambda: [Step("expression", src, "", display)])
-        return Evaluation(val, v.dim, steps, display)
+        return Evaluation(val, v.dim, steps, display, computed)
 
     # -- the evaluator: every node type here was admitted by _check ------------------------------------
     def _eval(self, node: ast.AST, env: dict[str, Any], steps: list[Step]) -> Any:
@@ -464,15 +472,23 @@ def evaluate(src: str, env: dict[str, Any] | None = None) -> Evaluation:
 def value_in_unit(evaluation: Evaluation, unit: str) -> float:
     """An evaluation's value expressed in ``unit`` (e.g. the answer unit of a question).
 
-    A bare number carries no unit, so it is read as already being in ``unit``: ``32 * 10.2 * 1.5`` with unit
-    ``kW`` is 489.6 kW. One place decides this so lint and the quiz can never disagree about an answer.
+    - A result with a unit is converted: 140e9 B in ``GB`` is 140, an ``mfu()`` fraction 0.438 in ``%`` is 43.8.
+    - Arithmetic on numbers and parameters alone carries no unit, so it is read as already being in ``unit``:
+      ``32 * 10.2 * 1.5`` with unit ``kW`` is 489.6 kW, and ``39.5`` with unit ``%`` is 39.5 %.
+    - A unitless calculator result asked in a unit with a dimension (``u / mfu(...)`` in ``tokens/s``) is read
+      in that unit too: the author has cancelled the units by hand.
+    One place decides this so lint and the quiz can never disagree about an answer.
     Raises ``DimensionError`` when the dimensions differ (a size asked in seconds)."""
     from study.calc.units import DimensionError, dimension_name, parse_unit
 
     target = parse_unit(unit)
-    if evaluation.dim == Dim() or evaluation.dim == target.dim:
-        value = float(evaluation.value)
-        return value if evaluation.dim == Dim() else value / target.factor
+    value = float(evaluation.value)
+    if evaluation.dim == target.dim:
+        if evaluation.dim == Dim() and not evaluation.computed:
+            return value
+        return value / target.factor
+    if evaluation.dim == Dim():
+        return value
     raise DimensionError(
         f"the expression gives {dimension_name(evaluation.dim)} but {unit!r} is {dimension_name(target.dim)}"
     )
