@@ -543,3 +543,20 @@ async def test_mouse_picks_a_choice_and_jumps_with_the_navigator(make_app):
         await settle(pilot, app)
         assert session.index == 3
         assert app.screen.view.choices.picked == set()
+
+
+async def test_a_store_that_cannot_open_is_reported_and_practice_still_works(bank, clock, tmp_path):
+    from study.tui.app import make_app
+    from study.tui.screens.practice import PracticeScreen, start_practice
+
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the store's folder should be")
+    app = make_app(bank=bank, clock=clock, db=str(blocker / "progress.db"), seed=2)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert app.services.store is None
+        assert any("progress store" in e for e in app.services.errors)
+        assert "progress store" in text_of(app, "#home-problems")
+        assert start_practice(app, count=1)
+        await settle(pilot, app)
+        assert isinstance(app.screen, PracticeScreen)
