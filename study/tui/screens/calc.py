@@ -16,9 +16,8 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
-
-from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.bars import BarChart, BarRow
+from study.tui.widgets.footer import StudyFooter
 
 PLOT_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 PLOT_SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)

@@ -15,11 +15,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Select, Static
 
-
-from study.tui.widgets.footer import StudyFooter
 from study.tui.format import clock as fmt_clock
 from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.navigator import Navigator
 
 EXAM_INTRO = (

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual import events
 from textual.widgets import Header, Sparkline, Static
 
-
-from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.bars import BarChart
+from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.heatmap import Heatmap
 
 

@@ -11,9 +11,8 @@ from textual.containers import Grid
 from textual.screen import Screen
 from textual.widgets import Button, Header, Label, Select, Static
 
-
-from study.tui.widgets.footer import StudyFooter
 from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+from study.tui.widgets.footer import StudyFooter
 
 PICKS = [
     ("any question", "any"),

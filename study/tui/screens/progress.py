@@ -11,10 +11,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Sparkline, Static
 
-
-from study.tui.widgets.footer import StudyFooter
 from study.tui.format import percent
 from study.tui.widgets.bars import BarChart, BarRow
+from study.tui.widgets.footer import StudyFooter
 
 
 class ProgressScreen(Screen):

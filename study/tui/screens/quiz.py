@@ -12,7 +12,6 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Header, Input, Static
 
-
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, Choices, QuestionView
 

@@ -11,10 +11,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Markdown, Static
 
-
-from study.tui.widgets.footer import StudyFooter
 from study.tui.format import clock as fmt_clock
 from study.tui.widgets.bars import BarChart, BarRow
+from study.tui.widgets.footer import StudyFooter
 
 UNOFFICIAL = "NVIDIA does not publish the passing score; the target is ours."
 

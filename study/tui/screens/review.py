@@ -13,9 +13,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Markdown, ProgressBar, Static
 
-
-from study.tui.widgets.footer import StudyFooter
 from study.tui.screens.topics import RATING_KEYS
+from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, Choices, QuestionView
 
 
