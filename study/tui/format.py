@@ -53,3 +53,20 @@ def feedback_markdown(instance, grade, *, title: bool = True) -> str:
         lines.append("\n**References**\n")
         lines.extend(f"- [{t}]({u})" for t, u in instance.references)
     return "\n".join(lines)
+
+
+def ranges(numbers) -> str:
+    """``[2, 3, 4, 7, 9, 10]`` -> ``"2–4, 7, 9–10"``: long lists of question numbers stay on one line."""
+    nums = sorted(set(numbers))
+    if not nums:
+        return "none"
+    out: list[str] = []
+    start = prev = nums[0]
+    for n in nums[1:] + [None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        out.append(str(start) if start == prev else f"{start}–{prev}")
+        if n is not None:
+            start = prev = n
+    return ", ".join(out)

@@ -11,11 +11,12 @@ from typing import Any
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Select, Static
 
 from study.tui.format import clock as fmt_clock
+from study.tui.format import ranges
 from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
@@ -156,15 +157,18 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         review = self.session.review()
-        un = ", ".join(str(i + 1) for i in review.unanswered) or "none"
-        fl = ", ".join(str(i + 1) for i in review.flagged) or "none"
+        un = ranges(i + 1 for i in review.unanswered)
+        fl = ranges(i + 1 for i in review.flagged)
         with Vertical(classes="dialog", id="review-dialog") as box:
             box.border_title = "Review before submitting"
-            yield Static(f"Unanswered: [b]{un}[/]\nFlagged: [b]{fl}[/]\nClick a number to go back to it.")
-            nav = Navigator(id="review-nav")
-            yield nav
-            yield Button("Submit the exam (s)", id="review-submit", variant="error")
-            yield Button("Back to the exam (escape)", id="review-back")
+            yield Static(
+                f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\nFlagged ({len(review.flagged)}): [b]{fl}[/]\n"
+                "Click a number to go back to it."
+            )
+            yield Navigator(id="review-nav")
+            with Horizontal():
+                yield Button("Submit (s)", id="review-submit", variant="error")
+                yield Button("Back (escape)", id="review-back")
 
     def on_mount(self) -> None:
         s = self.session

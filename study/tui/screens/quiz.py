@@ -58,9 +58,13 @@ class QuizScreen(Screen):
     def show_current(self) -> None:
         inst = self.session.current
         typed = self.session.answers[self.session.index] or "" if inst.is_numeric_typed else ""
-        self.view.show(inst, picked=self.picked_indices(), typed=typed)
+        self.view.show(inst, picked=self.picked_indices(), typed=typed, key=self.shown_key)
         self.set_status("")
         self.update_header()
+
+    @property
+    def shown_key(self) -> tuple[str, int]:
+        return (self.session.id, self.session.index)
 
     def update_header(self) -> None:
         s = self.session
@@ -80,10 +84,17 @@ class QuizScreen(Screen):
         inst = self.session.current
         if inst.is_numeric_typed or index >= len(inst.options):
             return
-        self.view.choices.toggle(index)
+        choices = self.view.choices
+        if choices.locked:
+            return
+        # Applied here and now, not through a message: a quick "2 n" must answer this question, not the next.
+        choices.toggle(index, notify=False)
+        self.on_picks(tuple(sorted(choices.picked)), False)
 
     @on(Choices.Changed)
     def _choices_changed(self, event: Choices.Changed) -> None:
+        if event.key != self.shown_key:
+            return
         self.on_picks(event.picked, event.submit)
 
     @on(Input.Submitted, "#q-number")

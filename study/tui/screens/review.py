@@ -111,7 +111,7 @@ class ReviewScreen(Screen):
             switch.current = "review-question"
             if qi > self.session.index:
                 self.session.next()
-            self.query_one(QuestionView).show(self.session.current)
+            self.query_one(QuestionView).show(self.session.current, key=(self.session.id, self.session.index))
             self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
             return
         self._finish(f"Review done: {self.total} item(s). Well done.")
@@ -155,10 +155,12 @@ class ReviewScreen(Screen):
         elif self.phase == "question" and not self.graded:
             inst = self.session.current
             if not inst.is_numeric_typed and n - 1 < len(inst.options):
-                self.query_one(QuestionView).choices.toggle(n - 1)
+                self.query_one(QuestionView).choices.toggle(n - 1, notify=False)
 
     @on(Choices.Changed)
     def _picked(self, event: Choices.Changed) -> None:
+        if self.phase != "question" or event.key != (self.session.id, self.session.index):
+            return
         if self.graded:
             if event.submit:
                 self._next_question()

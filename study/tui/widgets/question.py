@@ -27,12 +27,14 @@ class Choices(OptionList):
     ]
 
     class Changed(Message):
-        def __init__(self, choices: "Choices", picked: tuple[int, ...], submit: bool) -> None:
+        def __init__(self, choices: "Choices", picked: tuple[int, ...], submit: bool, key: object) -> None:
             super().__init__()
             self.choices = choices
             self.picked = picked
             # Enter means "this is my answer"; picking alone only marks (so exam answers can change).
             self.submit = submit
+            # Which question the picks belong to: a message that arrives after the learner moved on is stale.
+            self.key = key
 
         @property
         def control(self) -> "Choices":
@@ -45,8 +47,10 @@ class Choices(OptionList):
         self.picked: set[int] = set()
         self.locked = False
         self._outcome: dict[int, str] = {}
+        self.key: object = None
 
-    def show(self, texts: list[str], *, multi: bool, picked: set[int] | None = None) -> None:
+    def show(self, texts: list[str], *, multi: bool, picked: set[int] | None = None, key: object = None) -> None:
+        self.key = key
         self._texts = list(texts)
         self.multi = multi
         self.picked = set(picked or ())
@@ -76,8 +80,8 @@ class Choices(OptionList):
             out.append("  ← correct", style="bold green")
         return out
 
-    def toggle(self, i: int, *, submit: bool = False) -> None:
-        """Pick (single) or toggle (multi) choice ``i``."""
+    def toggle(self, i: int, *, submit: bool = False, notify: bool = True) -> None:
+        """Pick (single) or toggle (multi) choice ``i``; ``notify=False`` when the caller acts on it at once."""
         if self.locked or not 0 <= i < len(self._texts):
             return
         if self.multi:
@@ -87,7 +91,11 @@ class Choices(OptionList):
         for j in range(len(self._texts)):
             self.replace_option_prompt_at_index(j, self._prompt(j))
         self.highlighted = i
-        self.post_message(self.Changed(self, tuple(sorted(self.picked)), submit=submit))
+        if notify:
+            self._changed(submit)
+
+    def _changed(self, submit: bool) -> None:
+        self.post_message(self.Changed(self, tuple(sorted(self.picked)), submit, self.key))
 
     def action_toggle_highlighted(self) -> None:
         if self.highlighted is not None:
@@ -95,12 +103,12 @@ class Choices(OptionList):
 
     def action_submit(self) -> None:
         if self.locked:
-            self.post_message(self.Changed(self, tuple(sorted(self.picked)), submit=True))
+            self._changed(True)
             return
         if not self.multi and self.highlighted is not None:
             self.toggle(self.highlighted, submit=True)
         elif self.picked:
-            self.post_message(self.Changed(self, tuple(sorted(self.picked)), submit=True))
+            self._changed(True)
         elif self.highlighted is not None:
             self.toggle(self.highlighted)
 
@@ -129,7 +137,7 @@ class QuestionView(VerticalScroll):
         yield Input(placeholder="type the number with its unit, e.g. 140 GB", id="q-number", classes="quiz-answer")
         yield Markdown("", id="q-feedback", classes="feedback")
 
-    def show(self, instance: Any, *, picked: set[int] | None = None, typed: str = "") -> None:
+    def show(self, instance: Any, *, picked: set[int] | None = None, typed: str = "", key: object = None) -> None:
         self.query_one("#q-stem", Markdown).update(instance.stem)
         choices = self.query_one(Choices)
         number = self.query_one("#q-number", Input)
@@ -146,7 +154,7 @@ class QuestionView(VerticalScroll):
         else:
             number.set_class(False, "-shown")
             choices.display = True
-            choices.show([o.text for o in instance.options], multi=instance.is_multi, picked=picked)
+            choices.show([o.text for o in instance.options], multi=instance.is_multi, picked=picked, key=key)
             choices.focus()
         self.scroll_home(animate=False)
 
