@@ -111,8 +111,9 @@ class ExamStartScreen(Screen):
         with Vertical(classes="panel", id="exam-intro"):
             yield Static("", id="exam-intro-text")
             yield Select([("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
-                          ("10 questions, 12 min", 10)], id="exam-count", allow_blank=False, value=50)
-            yield Button("Start the exam", id="exam-start", variant="primary")
+                          ("10 questions, 12 min", 10)], id="exam-count", allow_blank=False, value=50,
+                         compact=True)
+            yield Button("Start the exam (s)", id="exam-start", variant="primary", compact=True)
         yield StudyFooter()
 
     def on_mount(self) -> None:

@@ -54,23 +54,22 @@ class PracticeSetupScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Grid(id="settings-grid", classes="panel"):
+        with Grid(id="practice-form", classes="panel form"):
             yield Label("Domain")
-            yield Select([], id="pf-domain", prompt="any domain")
+            yield Select([], id="pf-domain", prompt="any domain", compact=True)
             yield Label("Objective")
-            yield Select([], id="pf-objective", prompt="any objective")
+            yield Select([], id="pf-objective", prompt="any objective", compact=True)
             yield Label("Difficulty")
-            yield Select([("1 recall", 1), ("2 apply", 2), ("3 analyse", 3)], id="pf-difficulty", prompt="any")
+            yield Select([("1 recall", 1), ("2 apply", 2), ("3 analyse", 3)], id="pf-difficulty", prompt="any", compact=True)
             yield Label("Which questions")
-            yield Select(PICKS, id="pf-pick", allow_blank=False, value="any")
+            yield Select(PICKS, id="pf-pick", allow_blank=False, value="any", compact=True)
             yield Label("How many")
-            yield Select([(str(n), n) for n in (5, 10, 20, 50)], id="pf-count", allow_blank=False, value=10)
-        yield Button("Start", id="pf-start", variant="primary")
-        yield Static("", id="settings-message")
+            yield Select([(str(n), n) for n in (5, 10, 20, 50)], id="pf-count", allow_blank=False, value=10, compact=True)
+        yield Button("Start (s)", id="pf-start", variant="primary", compact=True)
         yield StudyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#settings-grid").border_title = "Practice"
+        self.query_one("#practice-form").border_title = "Practice"
         self.watch(self.app, "ready", self._fill, init=True)
 
     def _fill(self, ready: bool) -> None:

@@ -24,17 +24,17 @@ class SettingsScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Grid(id="settings-grid", classes="panel"):
+        with Grid(id="settings-grid", classes="panel form"):
             yield Label("Exam date (YYYY-MM-DD)")
-            yield Input(id="set-exam-date", placeholder="2027-01-15")
+            yield Input(id="set-exam-date", placeholder="2027-01-15", compact=True)
             yield Label("Daily goal (answers)")
-            yield Input(id="set-daily-goal", type="integer", placeholder="20")
+            yield Input(id="set-daily-goal", type="integer", placeholder="20", compact=True)
             yield Label("Desired retention (0.70-0.97)")
-            yield Input(id="set-retention", type="number", placeholder="0.9")
+            yield Input(id="set-retention", type="number", placeholder="0.9", compact=True)
             yield Label("Theme")
-            yield Select(THEMES, id="set-theme", allow_blank=False, value="textual-dark")
+            yield Select(THEMES, id="set-theme", allow_blank=False, value="textual-dark", compact=True)
         with Horizontal(id="settings-buttons"):
-            yield Button("Save", id="settings-save", variant="primary")
+            yield Button("Save (ctrl+s)", id="settings-save", variant="primary", compact=True)
         yield Static("", id="settings-message")
         yield StudyFooter()
 
