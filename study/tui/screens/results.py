@@ -110,12 +110,13 @@ class ResultsScreen(Screen):
             out.append(q.stem)
             out.append(f"\n**Answer:** {q.expected_display}\n")
             if q.matched_distractor_why:
-                out.append(f"*{q.matched_distractor_why}*\n")
+                out.append(f"*The mistake behind your pick:* {q.matched_distractor_why}\n")
             if q.derivation:
+                out.append("**Derivation**\n")
                 out.extend(f"{i}. `{step}`" for i, step in enumerate(q.derivation, start=1))
                 out.append("")
             if q.explanation:
-                out.append(q.explanation)
+                out.append(f"**Why:** {q.explanation}")
             if q.references:
                 out.append("")
                 out.extend(f"- [{t}]({u})" for t, u in q.references)
