@@ -60,9 +60,10 @@ class StudyApp(App[int]):
     # Flips once the bank and store are resolved; screens watch it to fill in their data.
     ready: reactive[bool] = reactive(False)
 
-    def __init__(self, services: Services, *, bench_file: str | None = None) -> None:
+    def __init__(self, services: Services, *, bench_file: str | None = None, start: str | None = None) -> None:
         super().__init__()
         self.services = services
+        self._start = start if start in SCREENS else None
         self._bench_file = bench_file
         self._bench_done = False
 
@@ -103,6 +104,9 @@ class StudyApp(App[int]):
                 timeout=8,
             )
         self.call_after_refresh(self._offer_resume)
+        if self._start and self._start != "home":
+            self.action_open(self._start)
+            self._start = None
 
     def home_shown(self) -> None:
         """The home screen painted its figures: the end of start-up for bench/startup.py."""
@@ -168,20 +172,22 @@ def make_app(
     seed: int | None = None,
     questions: list[str] | None = None,
     content: str | None = None,
+    start: str | None = None,
     bench_file: str | None = None,
 ) -> StudyApp:
     """Build the app with injected services; anything left as None is loaded for real (the built-in bank,
-    or ``questions``/``content`` folders when given)."""
+    or ``questions``/``content`` folders when given). ``start`` names a screen of ``SCREENS`` to open once
+    the services are ready (``study quiz`` could open ``"practice"``)."""
     services = Services(bank=bank, store=store, db=db, seed=seed, questions=questions, content=content)
     if clock is not None:
         services.clock = clock
-    return StudyApp(services, bench_file=bench_file)
+    return StudyApp(services, bench_file=bench_file, start=start)
 
 
-def run_app(db: str | None = None) -> int:
+def run_app(db: str | None = None, start: str | None = None) -> int:
     # STUDY_TUI_BENCH names a file where bench/startup.py reads paint times; the app then exits by itself.
     bench_file = os.environ.get("STUDY_TUI_BENCH") or None
-    app = make_app(db=db, bench_file=bench_file)
+    app = make_app(db=db, start=start, bench_file=bench_file)
     result = app.run()
     if app.return_code not in (None, 0):
         return int(app.return_code)

@@ -560,3 +560,15 @@ async def test_a_store_that_cannot_open_is_reported_and_practice_still_works(ban
         assert start_practice(app, count=1)
         await settle(pilot, app)
         assert isinstance(app.screen, PracticeScreen)
+
+
+async def test_app_can_open_on_a_named_screen(make_app):
+    from study.tui.screens.calc import CalcScreen
+
+    app = make_app(start="calc")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, CalcScreen)
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.screen.__class__.__name__ == "HomeScreen"
