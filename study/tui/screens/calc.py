@@ -44,6 +44,7 @@ def roofline_bound(result: Any) -> str:
 
 
 class CalcScreen(Screen):
+    SUB_TITLE = "Calculator"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("v", "toggle_plot", "Plot: batch/seq"),

@@ -104,6 +104,7 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
 
 
 class ExamStartScreen(Screen):
+    SUB_TITLE = "Exam"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("s", "start", "Start", priority=True)]
 
     def compose(self) -> ComposeResult:
@@ -203,6 +204,7 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 
 
 class ExamScreen(QuizScreen):
+    SUB_TITLE = "Exam"
     BINDINGS = [
         *PICK_BINDINGS,
         Binding("n,right", "next", "Next"),

@@ -61,6 +61,7 @@ def _key_table() -> str:
 
 
 class HelpScreen(Screen):
+    SUB_TITLE = "Help"
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
 
     def compose(self) -> ComposeResult:

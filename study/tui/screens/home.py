@@ -17,6 +17,7 @@ from study.tui.widgets.heatmap import Heatmap
 
 
 class HomeScreen(Screen):
+    SUB_TITLE = "NCA-AIIO"
     BINDINGS = [
         Binding("r", "app.open('review')", "Review"),
         Binding("p", "app.open('practice')", "Practice"),

@@ -47,6 +47,7 @@ def start_practice(app: App, *, count: int = 10, replace: bool = False, **filter
 
 
 class PracticeSetupScreen(Screen):
+    SUB_TITLE = "Practice"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("s", "start", "Start", priority=True),
@@ -116,6 +117,7 @@ class PracticeSetupScreen(Screen):
 
 
 class PracticeScreen(QuizScreen):
+    SUB_TITLE = "Practice"
     BINDINGS = [
         *PICK_BINDINGS,
         Binding("enter", "answer", "Answer / next"),

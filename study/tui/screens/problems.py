@@ -11,6 +11,7 @@ from study.tui.widgets.footer import StudyFooter
 
 
 class ProblemsScreen(Screen):
+    SUB_TITLE = "Bank problems"
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
 
     def compose(self) -> ComposeResult:

@@ -17,6 +17,7 @@ from study.tui.widgets.footer import StudyFooter
 
 
 class ProgressScreen(Screen):
+    SUB_TITLE = "Progress"
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("x", "practice_weak", "Practise weakest")]
 
     def __init__(self) -> None:

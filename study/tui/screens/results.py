@@ -19,6 +19,7 @@ UNOFFICIAL = "NVIDIA does not publish the passing score; the target is ours."
 
 
 class ResultsScreen(Screen):
+    SUB_TITLE = "Results"
     BINDINGS = [
         Binding("escape,q", "close", "Done"),
         Binding("m", "jump('results-missed')", "Missed"),

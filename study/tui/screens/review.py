@@ -19,6 +19,7 @@ from study.tui.widgets.question import LABELS, Choices, QuestionView
 
 
 class ReviewScreen(Screen):
+    SUB_TITLE = "Review"
     BINDINGS = [
         *[Binding(str(n), f"key({n})", ("Again", "Hard", "Good", "Easy")[n - 1] if n <= 4 else "", show=n <= 4)
           for n in range(1, 10)],

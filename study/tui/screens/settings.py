@@ -17,6 +17,7 @@ THEMES = [("dark", "textual-dark"), ("light", "textual-light")]
 
 
 class SettingsScreen(Screen):
+    SUB_TITLE = "Settings"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+s", "save", "Save"),

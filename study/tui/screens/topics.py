@@ -24,6 +24,7 @@ HINT = (
 
 
 class TopicsScreen(Screen):
+    SUB_TITLE = "Topics"
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("slash", "search", "Search", key_display="/"),
