@@ -32,6 +32,7 @@ class ProgressScreen(Screen):
             yield DataTable(id="progress-objectives", zebra_stripes=True, cursor_type="row")
             yield Static("", id="progress-forecast-label")
             yield Sparkline([], id="progress-forecast")
+            yield BarChart(id="progress-accuracy", classes="panel")
             yield BarChart(id="progress-exams", classes="panel")
         yield StudyFooter()
 
@@ -39,6 +40,7 @@ class ProgressScreen(Screen):
         self.query_one("#progress-summary").border_title = "Progress"
         self.query_one("#progress-domains").border_title = "Mastery by domain (recall now; │ = target)"
         self.query_one("#progress-exams").border_title = "Exam scores over time"
+        self.query_one("#progress-accuracy").border_title = "Accuracy per week (answers in practice, review and exams)"
         self.watch(self.app, "ready", self._fill, init=True)
 
     def _fill(self, ready: bool) -> None:
@@ -93,6 +95,18 @@ class ProgressScreen(Screen):
             when = (e.get("finished_at") or "")[:10]
             rows.append(BarRow(when, score / 100, f"{score:.1f}% ({rep.get('correct')}/{rep.get('total')})",
                                marker=target))
+        from datetime import timedelta
+
+        from study.tui.summary import weekly_accuracy
+
+        now = services.now()
+        weeks = weekly_accuracy(services.store.history(since=now - timedelta(weeks=12)), now.date(), tz=now.tzinfo)
+        acc_rows = [
+            BarRow(f"week of {monday:%d %b}", right / n if n else 0.0,
+                   f"{percent(right / n)} of {n}" if n else "no answers", marker=target)
+            for monday, n, right in weeks
+        ]
+        self.query_one("#progress-accuracy", BarChart).set_rows(acc_rows)
         exams = self.query_one("#progress-exams", BarChart)
         exams.set_rows(rows or [BarRow("no exams yet", 0.0, "press e on home")])
 
