@@ -67,7 +67,11 @@ def home(services: Services) -> dict[str, Any]:
         data["countdown"] = "The question bank could not be loaded (press ! for details)."
         return data
 
-    stats = _stats(services)
+    try:
+        stats = _stats(services)
+    except Exception as exc:  # shown on home rather than taking the whole app down
+        stats = None
+        data["problems"] = (data["problems"] + "; " if data["problems"] else "⚠ ") + f"statistics failed: {exc}"
     if stats is None:
         data["readiness_rows"] = [
             BarRow(f"{d.id} {d.name}", 0.0, f"{d.weight}%") for d in bank.blueprint.domains

@@ -590,3 +590,16 @@ def test_weekly_accuracy_buckets_by_monday():
     weeks = weekly_accuracy(attempts, today, weeks=3, tz=utc)
     assert [w[0] for w in weeks] == [dt.date(2026, 11, 16), dt.date(2026, 11, 23), dt.date(2026, 11, 30)]
     assert [(n, r) for _m, n, r in weeks] == [(0, 0), (2, 1), (1, 1)]
+
+
+async def test_a_statistics_failure_is_shown_on_home(make_app, monkeypatch):
+    import study.progress.stats as stats_module
+
+    def broken(*a, **k):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(stats_module, "compute_stats", broken)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert "statistics failed: disk on fire" in text_of(app, "#home-problems")
