@@ -294,7 +294,7 @@ class CalcScreen(Screen):
             if self.plot_over == "batch":
                 for b in PLOT_BATCHES:
                     points.append((f"batch {b}", call("tokens-per-second", **base, seq_len=x["seq_len"], batch=b)))
-                chart.border_title = f"Tokens/s vs batch (seq {x['seq_len']})"
+                chart.border_title = f"Tokens/s vs batch (seq {x['seq_len']}; M memory-, C compute-bound)"
             else:
                 for n in PLOT_SEQ_LENS:
                     points.append((f"seq {n}", call("kv-cache", model=x["model"], seq_len=n, batch=x["batch"],
@@ -307,7 +307,7 @@ class CalcScreen(Screen):
         top = max((p.value for _, p in points), default=1) or 1
         rows = []
         for label, r in points:
-            note = roofline_bound(r)[:3] if self.plot_over == "batch" else ""
+            note = roofline_bound(r)[:1].upper() if self.plot_over == "batch" else ""
             rows.append(BarRow(label, r.value / top, f"{r.display} {note}".rstrip()))
         chart.set_rows(rows)
 
