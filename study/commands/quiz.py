@@ -71,9 +71,15 @@ def _open_store(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     if not args.plain:
-        print("study quiz: the full-screen practice and exam screens open from `study`; "
-              "use `study quiz --plain` for the plain terminal", file=sys.stderr)
-        return EXIT_USAGE
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            # A pipe cannot drive a full-screen app; say how to quiz from a script instead of hanging.
+            print("study quiz: not a terminal; use `study quiz --plain` to answer from a pipe or a script",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        # The full-screen app, opened on the practice or exam set-up screen.
+        from study.tui.app import run_app
+
+        return run_app(db=args.db, start="exam" if args.mode == "exam" else "practice")
     import os
 
     from study.bank import load_bank
