@@ -603,3 +603,21 @@ async def test_a_statistics_failure_is_shown_on_home(make_app, monkeypatch):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
         assert "statistics failed: disk on fire" in text_of(app, "#home-problems")
+
+
+async def test_bank_problems_key_works_at_80_columns_without_crowding_the_footer(tmp_path, store, clock):
+    from study.bank import load_bank
+    from study.tui.app import make_app
+    from study.tui.screens.problems import ProblemsScreen
+
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("questions:\n  - id: bad-two\n    objective: '9.9'\n")
+    bank = load_bank(questions=[DATA / "questions", broken], content=DATA / "content")
+    app = make_app(bank=bank, store=store, clock=clock, seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        shown = [b.binding.description for b in app.active_bindings.values() if b.binding.show and b.enabled]
+        assert "Problems" not in shown and "Help" in shown
+        await pilot.press("exclamation_mark")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ProblemsScreen)

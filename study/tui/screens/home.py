@@ -16,6 +16,9 @@ from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.heatmap import Heatmap
 
 
+FOOTER_ROOM_FOR_PROBLEMS = 90  # columns the home footer needs to list "! Problems" beside the other keys
+
+
 class HomeScreen(Screen):
     SUB_TITLE = "NCA-AIIO"
     BINDINGS = [
@@ -27,6 +30,8 @@ class HomeScreen(Screen):
         Binding("g", "app.open('progress')", "Progress"),
         Binding("s", "app.open('settings')", "Settings"),
         Binding("exclamation_mark", "problems", "Problems", key_display="!"),
+        # The same key without a footer entry, for terminals too narrow to list it (the home line says "!").
+        Binding("exclamation_mark", "problems_narrow", "Problems", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -60,10 +65,13 @@ class HomeScreen(Screen):
     def on_resize(self, event: events.Resize) -> None:
         # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
         self.set_class(event.size.height >= 34, "-tall")
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # "!" only earns its place in the footer when there is something to see.
         if action == "problems":
+            return self._has_problems() and self.size.width >= FOOTER_ROOM_FOR_PROBLEMS
+        if action == "problems_narrow":
             return self._has_problems()
         return True
 
@@ -75,6 +83,8 @@ class HomeScreen(Screen):
 
     def action_problems(self) -> None:
         self.app.action_open("problems")
+
+    action_problems_narrow = action_problems
 
     def on_screen_resume(self) -> None:
         # Coming back from a quiz: the figures changed.
