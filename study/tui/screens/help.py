@@ -38,10 +38,12 @@ def _key_table() -> str:
     from study.tui.app import SCREENS, StudyApp, screen_class
 
     def keys(bindings) -> list[str]:
-        out = []
+        out: list[str] = []
         for b in bindings:
             if isinstance(b, Binding) and b.description:
-                out.append(f"`{b.key_display or b.key.split(',')[0]}` {b.description}")
+                entry = f"`{b.key_display or b.key.split(',')[0]}` {b.description}"
+                if entry not in out:
+                    out.append(entry)
         return out
 
     lines = ["## Keys", ""]
