@@ -31,7 +31,7 @@ class HomeScreen(Screen):
         Binding("s", "app.open('settings')", "Settings"),
         Binding("exclamation_mark", "problems", "Problems", key_display="!"),
         # The same key without a footer entry, for terminals too narrow to list it (the home line says "!").
-        Binding("exclamation_mark", "problems_narrow", "Problems", show=False),
+        Binding("exclamation_mark", "problems_narrow", "Problems", key_display="!", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
