@@ -136,8 +136,18 @@ async def problems(pilot: Any) -> None:
     pilot.app.action_open("problems")
 
 
-SCENARIOS = [home, topics, review, practice, exam, exam_review, results, calculator, progress, settings,
-             help_screen, problems]
+@scenario
+async def practice_setup(pilot: Any) -> None:
+    await pilot.press("p")
+
+
+@scenario
+async def exam_start(pilot: Any) -> None:
+    await pilot.press("e")
+
+
+SCENARIOS = [home, topics, review, practice_setup, practice, exam_start, exam, exam_review, results, calculator,
+             progress, settings, help_screen, problems]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -154,3 +164,16 @@ def test_light_theme_from_settings(snap_compare, make_app, store, bank, clock, s
     app = make_app()
     assert snap_compare(app, terminal_size=size, run_before=home)
     assert app.theme == "textual-light"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_resume_offer(snap_compare, make_app, store, bank, clock, size) -> None:
+    """An exam interrupted two minutes in: the app opens with the offer and the time left."""
+    from study.quiz import build_exam
+
+    session = build_exam(bank, 5, 5, store=store, clock=clock)
+    session.answer(session.current.correct_labels[0])
+    clock.advance(minutes=2)
+    session.flag()
+    assert store.active_session("exam") is not None
+    assert snap_compare(make_app(), terminal_size=size, run_before=home)
