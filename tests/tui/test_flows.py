@@ -114,7 +114,13 @@ async def test_command_palette_reaches_a_topic(make_app):
         await pilot.press("ctrl+p")
         await settle(pilot, app)
         await pilot.press(*"Scale up and")
-        await pilot.pause(0.5)
+        from textual.command import CommandList
+
+        for _ in range(100):  # the palette searches asynchronously; wait for the hit rather than a fixed time
+            await pilot.pause(0.05)
+            hits = app.screen.query(CommandList)
+            if hits and hits.first().option_count:
+                break
         await pilot.press("enter")
         await settle(pilot, app)
         from study.tui.screens.topics import TopicsScreen
