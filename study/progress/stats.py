@@ -25,7 +25,7 @@ from typing import Any
 
 from study.progress import schedule
 from study.progress.readiness import CARD_PRIOR, Readiness, ReadinessItem, compute_readiness, guess_prior
-from study.progress.store import Store
+from study.progress.store import Store, utc_iso
 
 UTC = dt.timezone.utc
 HEATMAP_DAYS = 365
@@ -247,3 +247,30 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
         readiness=readiness,
         settings=settings,
     )
+
+
+def weekly_accuracy(
+    store: Any, today: dt.date, weeks: int = 12, tz: dt.tzinfo | None = None
+) -> list[tuple[dt.date, int, int]]:
+    """``(monday, answered, right)`` for each of the last ``weeks`` weeks ending with ``today``'s, oldest first.
+
+    Days are counted in ``tz`` (the learner's zone, UTC when None), like the heatmap. SQLite groups the
+    attempts by UTC hour over the ``at`` index, so a long history is never loaded into Python."""
+    zone = tz or dt.timezone.utc
+    this_monday = today - dt.timedelta(days=today.weekday())
+    first = this_monday - dt.timedelta(weeks=weeks - 1)
+    buckets = {first + dt.timedelta(weeks=k): [0, 0] for k in range(weeks)}
+    # A day earlier than the first local Monday covers every zone offset.
+    since = dt.datetime.combine(first - dt.timedelta(days=1), dt.time(), dt.timezone.utc)
+    rows = store._query(
+        "SELECT substr(at, 1, 13), count(*), sum(correct) FROM attempts WHERE at >= ? GROUP BY 1",
+        (utc_iso(since),),
+    )
+    for hour, answered, right in rows:
+        at = dt.datetime.fromisoformat(hour + ":00:00+00:00")
+        day = at.astimezone(zone).date()
+        monday = day - dt.timedelta(days=day.weekday())
+        if monday in buckets:
+            buckets[monday][0] += answered
+            buckets[monday][1] += right or 0
+    return [(monday, n, r) for monday, (n, r) in sorted(buckets.items())]

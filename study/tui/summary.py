@@ -120,23 +120,3 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
             exams.append(f"{(e.get('finished_at') or '')[:10]}  {rep['score']:5.1f}%  ({rep.get('correct')}/{rep.get('total')})")
     data["exams"] = "\n".join(exams) or "No exams yet: press e for one."
     return data
-
-
-def weekly_accuracy(attempts: Any, today: date, weeks: int = 12, tz: Any = None) -> list[tuple[date, int, int]]:
-    """``(monday, answered, right)`` for each of the last ``weeks`` weeks, oldest first.
-
-    Only counting, for the progress chart; it belongs in ``study.progress.stats`` once that offers it.
-    """
-    from datetime import timedelta
-
-    this_monday = today - timedelta(days=today.weekday())
-    first = this_monday - timedelta(weeks=weeks - 1)
-    buckets = {first + timedelta(weeks=k): [0, 0] for k in range(weeks)}
-    for a in attempts:
-        # Days in the same zone as ``today`` (the app's clock), as the progress statistics do.
-        day = a.at.astimezone(tz).date() if a.at.tzinfo and tz is not None else a.at.date()
-        monday = day - timedelta(days=day.weekday())
-        if monday in buckets:
-            buckets[monday][0] += 1
-            buckets[monday][1] += 1 if a.correct else 0
-    return [(monday, n, r) for monday, (n, r) in sorted(buckets.items())]

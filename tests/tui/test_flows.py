@@ -580,23 +580,6 @@ async def test_app_can_open_on_a_named_screen(make_app):
         assert app.screen.__class__.__name__ == "HomeScreen"
 
 
-def test_weekly_accuracy_buckets_by_monday():
-    from types import SimpleNamespace
-
-    from study.tui.summary import weekly_accuracy
-
-    utc = dt.timezone.utc
-    today = dt.date(2026, 11, 30)  # a Monday
-    attempts = [
-        SimpleNamespace(at=dt.datetime(2026, 11, 30, 8, tzinfo=utc), correct=True),
-        SimpleNamespace(at=dt.datetime(2026, 11, 29, 12, tzinfo=utc), correct=False),  # Sunday: previous week
-        SimpleNamespace(at=dt.datetime(2026, 11, 24, 12, tzinfo=utc), correct=True),
-        SimpleNamespace(at=dt.datetime(2026, 8, 1, 12, tzinfo=utc), correct=True),  # older than 3 weeks
-    ]
-    weeks = weekly_accuracy(attempts, today, weeks=3, tz=utc)
-    assert [w[0] for w in weeks] == [dt.date(2026, 11, 16), dt.date(2026, 11, 23), dt.date(2026, 11, 30)]
-    assert [(n, r) for _m, n, r in weeks] == [(0, 0), (2, 1), (1, 1)]
-
 
 async def test_a_statistics_failure_is_shown_on_home(make_app, monkeypatch):
     import study.progress.stats as stats_module

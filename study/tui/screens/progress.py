@@ -95,12 +95,10 @@ class ProgressScreen(Screen):
             when = (e.get("finished_at") or "")[:10]
             rows.append(BarRow(when, score / 100, f"{score:.1f}% ({rep.get('correct')}/{rep.get('total')})",
                                marker=target))
-        from datetime import timedelta
-
-        from study.tui.summary import weekly_accuracy
+        from study.progress.stats import weekly_accuracy
 
         now = services.now()
-        weeks = weekly_accuracy(services.store.history(since=now - timedelta(weeks=12)), now.date(), tz=now.tzinfo)
+        weeks = weekly_accuracy(services.store, now.date(), tz=now.tzinfo)
         acc_rows = [
             BarRow(f"week of {monday:%d %b}", right / n if n else 0.0,
                    f"{percent(right / n)} of {n}" if n else "no answers", marker=target)
