@@ -30,6 +30,16 @@ def _bound(compute: Any, memory: Any) -> str:
     return "compute-bound" if compute >= memory else "memory-bound"
 
 
+def _bound_data(compute: Any, memory: Any) -> Any:
+    """The roofline's limit as data for callers (``Result.inputs["bound"]``): "compute" or "memory", or an
+    array of them for a sweep."""
+    if is_array(compute) or is_array(memory):
+        import numpy as np
+
+        return np.where(np.asarray(compute) >= np.asarray(memory), "compute", "memory")
+    return "compute" if compute >= memory else "memory"
+
+
 def _prefill(fname: str, model: Model | None, params: Any, prompt_len: Any, batch: Any, gpu: GPU | None,
              peak_tflops: Any, bandwidth: Any, dtype: str, tp: Any, efficiency: Any, sparse: bool):
     N, steps = params_for(model, params, fname, active=True)
@@ -54,6 +64,9 @@ def _prefill(fname: str, model: Model | None, params: Any, prompt_len: Any, batc
         value = vmax(compute, memory)
         steps.append(Step("prefill time", f"max(compute, memory): {_bound(compute, memory)}", "", q(value, "s")))
         inputs["bandwidth"] = bw
+        inputs["bound"] = _bound_data(compute, memory)
+    else:
+        inputs["bound"] = "compute"
     return value, steps, inputs
 
 
@@ -149,7 +162,8 @@ def _decode(fname: str, model: Model | None, params: Any, seq_len: Any, batch: A
         Step("time per output token", f"max(compute, memory): {_bound(compute, memory)}", "", q(value, "s")),
     ]
     inputs = {"model": model and model.id, "params": N, "seq_len": seq_len, "batch": batch, "gpu": gpu and gpu.id,
-              "peak_flops": peak, "bandwidth": bw, "dtype": dtype, "tp": tp, "efficiency": efficiency}
+              "peak_flops": peak, "bandwidth": bw, "dtype": dtype, "tp": tp, "efficiency": efficiency,
+              "bound": _bound_data(compute, memory)}
     return value, steps, inputs
 
 

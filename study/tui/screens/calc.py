@@ -33,14 +33,8 @@ class Figure:
 
 
 def roofline_bound(result: Any) -> str:
-    # The calculator names the bound in its last "max(compute, memory)" step.
-    for step in getattr(result, "steps", ()):
-        text = f"{step.formula}"
-        if "memory-bound" in text:
-            return "memory-bound"
-        if "compute-bound" in text:
-            return "compute-bound"
-    return ""
+    bound = (getattr(result, "inputs", None) or {}).get("bound")
+    return f"{bound}-bound" if isinstance(bound, str) else ""
 
 
 class CalcScreen(Screen):

@@ -32,3 +32,14 @@ def test_moe_decode_reads_active_weights_at_batch_one_and_nearly_all_at_large_ba
     # A dense model reads all its weights whatever the batch.
     dense = call("decode-time", model="llama-2-70b", gpu="h100-sxm", batch=1)
     assert dense.value == pytest.approx(model("llama-2-70b").params * 2 / 3.35e12, rel=1e-9)
+
+
+def test_roofline_bound_is_reported_as_data() -> None:
+    import numpy as np
+
+    assert call("decode-time", model="llama-3-8b", gpu="h100-sxm", batch=1).inputs["bound"] == "memory"
+    # Decode at batch b does ~b FLOP per weight byte in fp16; past the ridge (~295 on H100) it is compute-bound.
+    assert call("decode-time", model="llama-3-8b", gpu="h100-sxm", batch=1024).inputs["bound"] == "compute"
+    assert call("prefill-time", model="llama-3-8b", gpu="h100-sxm", prompt_len=2048).inputs["bound"] == "compute"
+    sweep = call("tokens-per-second", model="llama-3-8b", gpu="h100-sxm", batch=np.array([1, 1024]))
+    assert list(sweep.inputs["bound"]) == ["memory", "compute"]
