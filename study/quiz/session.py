@@ -489,11 +489,14 @@ def build_exam(
         return select_exam([q for q in pool if q.id not in broken], bank.blueprint, count, seed, avoid)
 
     instances = _instances(bank, pick, seed, as_choice=True)
-    return QuizSession(
+    session = QuizSession(
         instances, mode="exam", started_at=started, minutes=minutes, seed=seed, session_id=session_id,
         target_percent=exam.target_percent, domain_names=_domain_names(bank),
         objective_titles=_objective_titles(bank), clock=clock, store=store,
     )
+    # Saved at once: an exam closed before its first answer is still offered for resume, its clock running.
+    session._persist()
+    return session
 
 
 def build_practice(

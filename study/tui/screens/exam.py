@@ -45,10 +45,6 @@ def start_exam(app: App, count: int | None = None) -> None:
     except SelectionError as exc:
         app.notify(f"Cannot build an exam: {exc}", severity="error")
         return
-    if services.store is not None:
-        # The engine saves after each action; saving now too means an exam closed before its first answer
-        # is still offered for resume, with its clock running.
-        services.store.save_session(session.id, session.mode, session.to_json(), session.deadline)
     if session.count < (count or bank.blueprint.exam.questions):
         app.notify(f"The bank has only {session.count} suitable questions; the exam is shorter.", severity="warning")
     if isinstance(app.screen, ExamStartScreen):

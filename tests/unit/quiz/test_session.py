@@ -264,6 +264,8 @@ def test_real_progress_store_round_trip(bank, tmp_path):
     store = progress.open_store(tmp_path / "p.db")
     try:
         s = build_exam(bank, seed=5, count=5, minutes=6, now=T0, store=store)
+        # Persisted before any answer: closing the app at once still leaves it to resume.
+        assert store.active_session("exam") is not None and store.active_session("exam")[0] == s.id
         s.answer(right(s), now=at(10))
         active = store.active_session("exam")
         assert active is not None and active[0] == s.id and active[2] == s.deadline
