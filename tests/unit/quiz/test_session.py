@@ -230,10 +230,11 @@ def test_from_json_rejects_other_versions(bank):
 def test_store_sync_exam(bank):
     store = FakeStore()
     s = build_exam(bank, seed=5, count=10, minutes=12, now=T0, store=store)
+    assert len(store.saved) == 1  # saved when built
     s.answer(right(s), now=at(10))
     s.flag(now=at(11))
     s.next(now=at(12))
-    assert len(store.saved) == 3
+    assert len(store.saved) == 4  # and after every action
     sid, kind, state, deadline = store.saved[-1]
     assert (sid, kind, deadline) == (s.id, "exam", s.deadline)
     assert QuizSession.from_json(state, bank).to_json() == s.to_json()
