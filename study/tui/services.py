@@ -40,7 +40,7 @@ class Services:
         """Resolve whatever was not injected. Safe to call from a worker thread."""
         if self.bank is None:
             try:
-                from study.tui.bankcache import load_bank_cached
+                from study.bank.cache import load_bank_cached
 
                 self.bank = load_bank_cached(questions=self.questions, content=self.content)
             except Exception as exc:  # the app must still open and say why

@@ -18,7 +18,7 @@ def _copy(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_hit_returns_an_equal_bank_without_loading(tmp_path, monkeypatch):
     from study.bank import bank as bank_module
-    from study.tui.bankcache import load_bank_cached
+    from study.bank.cache import load_bank_cached
 
     content, questions = _copy(tmp_path)
     cache = tmp_path / "cache"
@@ -41,7 +41,7 @@ def test_an_edited_or_added_file_misses(tmp_path):
     import os
 
     from study.bank import clear_cache
-    from study.tui.bankcache import load_bank_cached
+    from study.bank.cache import load_bank_cached
 
     content, questions = _copy(tmp_path)
     cache = tmp_path / "cache"
@@ -65,7 +65,7 @@ def test_an_edited_or_added_file_misses(tmp_path):
 
 
 def test_an_unreadable_cache_file_falls_back_to_loading(tmp_path):
-    from study.tui.bankcache import load_bank_cached
+    from study.bank.cache import load_bank_cached
 
     content, questions = _copy(tmp_path)
     cache = tmp_path / "cache"
