@@ -9,7 +9,9 @@ How it is computed (the same words are in the README and ``study stats``):
    has R = 0, so it counts at exactly ``g``: 1/4 for a 4-choice single answer, 1/2 for true/false,
    1/C(n, k) for "choose k of n", 1/(1 + distractors) for a numeric item shown with distractors. The prior
    is the guess rate, not 0, because a learner who knows nothing still scores that on the real exam, and not
-   higher, because we have no evidence of any knowledge.
+   higher, because we have no evidence of any knowledge. An item whose latest outcome was a failure (a
+   question answered wrong, a card rated Again) also counts at ``g`` until it is got right again: FSRS
+   assumes the answer was studied when the item was rated, which a wrong exam answer does not show.
 2. **Domains.** The expected score is ``sum over domains of weight_d * mean(p over the domain's items)``,
    weights from the blueprint (38/40/22). Topic cards count only for an objective that has no questions
    yet (at the 4-choice prior): a card's rating is the learner's judgement of a text, weaker evidence than
@@ -51,6 +53,8 @@ class ReadinessItem:
     objective: str
     prior: float
     card: Any = None
+    # Last answered wrong (or a card last rated Again) and not right since: no evidence of knowledge yet.
+    lapsed: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,9 @@ def guess_prior(question: Any) -> float:
 
 
 def chance(item: ReadinessItem, at: dt.datetime) -> float:
-    r = schedule.retrievability(item.card, at)
+    # FSRS's R assumes the answer was learned when the item was rated; a wrong answer is not knowledge, so a
+    # lapsed item counts at the guess rate until the learner gets it right again.
+    r = 0.0 if item.lapsed else schedule.retrievability(item.card, at)
     return r + (1.0 - r) * item.prior
 
 
@@ -215,8 +221,8 @@ def compute_readiness(
 METHOD = (
     "Expected score = sum over domains of blueprint weight x mean chance over the domain's questions of "
     "answering right on the exam date, where chance = R + (1 - R) x guess rate, R being FSRS's predicted "
-    "recall on that date with no further study (0 for unseen items, which therefore count at the guess "
-    "rate, e.g. 1/4 for four choices). Range: 5th-95th percentile of the number right on a 50-question exam "
+    "recall on that date with no further study (0 for unseen items and for items last answered wrong, which "
+    "therefore count at the guess rate, e.g. 1/4 for four choices). Range: 5th-95th percentile of the number right on a 50-question exam "
     "drawn by weight (sum of binomials). Study next: objectives whose 30 best item reviews (an hour at 2 "
     "minutes each) raise the expected score most."
 )

@@ -171,7 +171,8 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
         for o in c.objectives:
             members.setdefault(o, []).append(c.id)
 
-    r_now = {i: schedule.retrievability(s.card, now) for i, s in states.items()}
+    lapsed = lapsed_items(store)
+    r_now = {i: 0.0 if i in lapsed else schedule.retrievability(s.card, now) for i, s in states.items()}
 
     def group(gid: str, title: str, ids: list[str], weight: float | None = None) -> Group:
         seen = [i for i in ids if i in states]
@@ -193,13 +194,15 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
     # readiness items: questions; cards only for objectives without questions
     with_questions = {q.objective for q in bank.questions}
     r_items = [
-        ReadinessItem(q.id, q.objective, guess_prior(q), states[q.id].card if q.id in states else None)
+        ReadinessItem(q.id, q.objective, guess_prior(q), states[q.id].card if q.id in states else None,
+                      q.id in lapsed)
         for q in bank.questions
     ]
     for c in bank.cards:
         for o in c.objectives:
             if o not in with_questions:
-                r_items.append(ReadinessItem(c.id, o, CARD_PRIOR, states[c.id].card if c.id in states else None))
+                r_items.append(ReadinessItem(c.id, o, CARD_PRIOR, states[c.id].card if c.id in states else None,
+                                             c.id in lapsed))
     exam_date = _parse_date(settings.get("exam_date"))
     at = exam_moment(exam_date, now)
     readiness = compute_readiness(
@@ -274,3 +277,20 @@ def weekly_accuracy(
             buckets[monday][0] += answered
             buckets[monday][1] += right or 0
     return [(monday, n, r) for monday, (n, r) in sorted(buckets.items())]
+
+
+def lapsed_items(store: Any) -> set[str]:
+    """Items whose latest outcome is a failure: a question last answered wrong, a card last rated Again.
+
+    FSRS rates a just-failed item as almost certainly recalled a moment later (it assumes the answer was
+    studied), so right after an exam full of mistakes "mastery" would read near 100%. Until the learner gets
+    such an item right again, mastery and readiness count it as not known."""
+    questions = {r[0] for r in store._query("SELECT item_id FROM item_totals WHERE last_correct = 0")}
+    cards = {
+        r[0]
+        for r in store._query(
+            "SELECT card_id FROM reviews AS r WHERE rating = 1 AND at = "
+            "(SELECT max(at) FROM reviews WHERE card_id = r.card_id)"
+        )
+    }
+    return questions | cards

@@ -37,7 +37,10 @@ def test_accuracy_mastery_coverage_per_objective(store, bank):
     o = {g.id: g for g in s.objectives}
     assert (o["1.1"].attempts, o["1.1"].correct, o["1.1"].accuracy) == (2, 1, 0.5)
     assert (o["1.1"].seen, o["1.1"].total) == (1, 2)  # a1 and the card t1/intro
-    assert o["1.1"].mastery == pytest.approx(store.retrievability("a1", NOW))
+    # a1 was last answered wrong: whatever FSRS predicts, it is not known until answered right again.
+    assert store.retrievability("a1", NOW) > 0.5
+    assert o["1.1"].mastery == 0.0
+    assert o["2.1"].mastery == pytest.approx(store.retrievability("b1", NOW))
     assert o["1.2"].accuracy is None and o["1.2"].mastery is None
     d = {g.id: g for g in s.domains}
     assert (d["2"].attempts, d["2"].seen, d["2"].total, d["2"].weight) == (1, 1, 3, 40.0)
@@ -110,3 +113,24 @@ def test_heatmap_follows_daylight_saving_zones(store, bank):
     s = compute_stats(store, bank, dt.datetime(2026, 11, 30, 12, tzinfo=ny))
     days = {d: n for d, n in s.activity if n}
     assert days == {dt.date(2026, 6, 30): 1, dt.date(2026, 11, 29): 1, dt.date(2026, 11, 30): 1}
+
+
+def test_a_failed_item_counts_at_the_guess_rate_until_answered_right(store, bank):
+    before = compute_stats(store, bank, NOW).readiness.domains["1"]
+    answer(store, "a1", False, NOW - T(hours=1))
+    answer(store, "a2", False, NOW - T(hours=1))
+    failed = compute_stats(store, bank, NOW)
+    # Getting everything wrong must not raise readiness (FSRS alone would put R near 1 just after a review).
+    assert failed.readiness.domains["1"] == pytest.approx(before)
+    assert {g.id: g.mastery for g in failed.domains}["1"] == 0.0
+    answer(store, "a1", True, NOW - T(minutes=30))
+    fixed = compute_stats(store, bank, NOW)
+    assert fixed.readiness.domains["1"] > before
+    assert {g.id: g.mastery for g in fixed.domains}["1"] > 0.4
+
+
+def test_a_card_last_rated_again_is_not_known(store, bank):
+    store.review_card("t2/x", "h", Rating.Again, 10, NOW - T(minutes=5))
+    assert compute_stats(store, bank, NOW).readiness.domains["2"] == pytest.approx(0.25)
+    store.review_card("t2/x", "h", Rating.Good, 10, NOW)
+    assert compute_stats(store, bank, NOW).readiness.domains["2"] > 0.25
