@@ -276,6 +276,10 @@ class History:
         out: dict[str, float] = {}
         retr = getattr(self.store, "retrievability", None)
         for iid, (right, total) in tally.items():
+            if sums is not None and sums[iid].last_correct is False:
+                # Just missed: FSRS would call it fresh (it assumes the answer was studied); it is weak.
+                out[iid] = 0.0
+                continue
             value = None
             if retr is not None and self.now is not None:
                 value = retr(iid, self.now)

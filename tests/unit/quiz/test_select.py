@@ -203,5 +203,7 @@ def test_history_picks_from_a_real_store_use_its_running_totals(bank, tmp_path):
     assert [q.id for q in select_practice(pool, 10, 1, pick="missed", history=hist)] == ["q-2.1-1"]
     assert {q.id for q in select_practice(pool, 10, 1, pick="unseen", history=hist)} == {"q-2.1-3", "q-2.1-4", "q-2.1-5"}
     weak = [q.id for q in select_practice(pool, 10, 1, pick="weak", history=hist)]
-    assert sorted(weak) == ["q-2.1-0", "q-2.1-1", "q-2.1-2"] and weak[-1] == "q-2.1-2"  # twice right: strongest
+    assert sorted(weak) == ["q-2.1-0", "q-2.1-1", "q-2.1-2"]
+    assert weak[0] == "q-2.1-1"  # last answered wrong: weakest, whatever FSRS says of a fresh review
+    assert weak[-1] == "q-2.1-2"  # twice right: strongest
     store.close()
