@@ -205,6 +205,9 @@ async def test_practice_multi_choice_needs_both_picks(make_app):
         inst = app.screen.session.current
         right = [i for i, o in enumerate(inst.options) if o.correct]
         await pilot.press(str(right[0] + 1))
+        await pilot.press("enter")  # one pick of two: a slip, not an answer
+        await settle(pilot, app)
+        assert app.screen.grades == {}
         await pilot.press(str(right[1] + 1))
         await pilot.press("enter")
         await settle(pilot, app)

@@ -150,7 +150,7 @@ class PracticeScreen(QuizScreen):
             if submit:
                 self.action_next()
             return
-        if submit and picked:
+        if submit and picked and self._enough_picks(len(picked)):
             self._answer(self.answer_value(picked))
 
     def on_typed(self, text: str) -> None:
@@ -167,9 +167,18 @@ class PracticeScreen(QuizScreen):
         if inst.is_numeric_typed:
             self._answer(self.view.number.value)
         elif self.view.choices.picked:
-            self._answer(self.answer_value(tuple(sorted(self.view.choices.picked))))
+            if self._enough_picks(len(self.view.choices.picked)):
+                self._answer(self.answer_value(tuple(sorted(self.view.choices.picked))))
         else:
             self.set_status("Pick a choice first (1-9 or a-e), then press enter.")
+
+    def _enough_picks(self, n: int) -> bool:
+        """A "choose two" question is graded only with two picks: an early enter is a slip, not an answer."""
+        need = self.session.current.choose or 1
+        if self.session.current.is_multi and n != need:
+            self.set_status(f"Choose {need}: {n} picked. Toggle choices with 1-9 or a-e, then press enter.")
+            return False
+        return True
 
     def _answer(self, value: str) -> None:
         from study.quiz import AnswerError, SessionError
