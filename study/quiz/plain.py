@@ -12,7 +12,7 @@ import re
 from typing import IO
 
 from study.quiz.clock import Clock
-from study.quiz.grade import AnswerError, Grade
+from study.quiz.grade import AnswerError, Grade, normalize_answer
 from study.quiz.instance import Instance
 from study.quiz.report import Report
 from study.quiz.session import QuizSession, SessionError, TimeUp, format_left
@@ -159,6 +159,7 @@ def run_plain(
                 say("Already answered; press Enter for the next question.")
                 show = False
                 continue
+            _check_pick_count(session.current, text)
             grade = session.answer(text, clock())
             if grade is not None:
                 say(feedback_text(grade, session.current))
@@ -183,3 +184,12 @@ def _end_text(session: QuizSession) -> str:
     if r.empty:
         return "That was the last question. Type :submit to finish, :back or :N to revisit."
     return f"That was the last question. {review_text(session)}"
+
+
+def _check_pick_count(instance: object, text: str) -> None:
+    """A line is the whole answer: "choose two" with one letter is a slip to point out, not a wrong answer."""
+    if not getattr(instance, "is_multi", False):
+        return
+    picks = normalize_answer(instance, text).split(",")
+    if len(picks) != instance.choose:
+        raise AnswerError(f"choose {instance.choose}, you gave {len(picks)}")

@@ -92,3 +92,16 @@ def test_quit_leaves_an_exam_resumable():
 
 def test_plain_text_drops_markdown_marks():
     assert plain_text("Serve **Llama** with `vLLM`") == "Serve Llama with vLLM"
+
+
+def test_choose_two_with_one_letter_is_asked_again():
+    from quiz_fixtures import multi
+
+    clock = StepClock()
+    bank = make_bank(per_objective=0, extra=[multi("m1", objective="3.3", right=(0, 2))])
+    s = build_practice(bank, seed=1, count=1, now=T0, clock=clock)
+    inst = s.instances[0]
+    right = [inst.labels[i] for i, o in enumerate(inst.options) if o.correct]
+    report, text = drive(s, [right[0], ",".join(right)], clock)
+    assert "choose 2, you gave 1" in text
+    assert report.correct == 1
