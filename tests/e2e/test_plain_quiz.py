@@ -142,7 +142,9 @@ def answer_for(lines: list[str], want_right: bool) -> str:
     right = [m.group(1) for m in options if m.group(2).startswith("RIGHT")]
     if want_right:
         return ",".join(right)
-    return next(m.group(1) for m in options if m.group(2).startswith("WRONG"))
+    wrong = next(m.group(1) for m in options if m.group(2).startswith("WRONG"))
+    # "choose two" wants two letters: one wrong pick among them makes the answer wrong.
+    return ",".join(sorted([wrong, right[0]])) if "2 letters" in prompt else wrong
 
 
 def test_practice_answers_piped_in_come_back_in_the_json_report(bank_dir: Path, tmp_path: Path) -> None:
