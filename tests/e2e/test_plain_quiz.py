@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import sys
 import textwrap
 from pathlib import Path
@@ -100,6 +101,10 @@ class Driver:
         self.proc = subprocess.Popen([*study_cmd(), "--db", str(db), *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.transcript: list[str] = []
+        # A quiz that stops prompting would block readline() for ever; kill it so the test fails instead.
+        self._watchdog = threading.Timer(120, self.proc.kill)
+        self._watchdog.daemon = True
+        self._watchdog.start()
 
     def question(self) -> list[str] | None:
         """Lines of the next question up to its ``Answer:`` prompt; None when the quiz has ended."""
