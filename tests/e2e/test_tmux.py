@@ -84,6 +84,10 @@ def test_practice_in_a_real_terminal_records_attempts(tmp_path: Path) -> None:
             screen = tmux.screen()
             if "type the number" in screen:
                 tmux.keys("140 GB", "Enter")
+            elif "[ ] A)" in screen:  # check boxes: a choose-two, and the app wants both picks
+                tmux.keys("1")
+                tmux.keys("2")
+                tmux.keys("Enter")
             else:
                 tmux.keys("1")
                 tmux.keys("Enter")
