@@ -110,6 +110,18 @@ class Instance:
             return self.expected
         return "; ".join(f"{LABELS[i]}) {o.text}" for i, o in enumerate(self.options) if o.correct)
 
+    def answer_display(self, given: str | None) -> str:
+        """A given answer for a person: picked labels with their text ("B) 1.34 GB"), else as typed."""
+        if not given or self.is_numeric_typed or not self.options:
+            return given or ""
+        if self.type == "true_false" and given in ("T", "F"):
+            return "true" if given == "T" else "false"
+        shown = []
+        for label in given.split(","):
+            i = LABELS.find(label.strip())
+            shown.append(f"{label.strip()}) {self.options[i].text}" if 0 <= i < len(self.options) else label)
+        return "; ".join(shown)
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["params"] = dict(self.params)

@@ -44,6 +44,7 @@ class QuestionResult:
     type: str
     stem: str
     given: str | None
+    given_display: str  # the picked choices with their text, or the typed answer
     expected: str
     expected_display: str
     correct: bool
@@ -161,7 +162,8 @@ def build_report(session: "QuizSession") -> Report:
         results.append(
             QuestionResult(
                 position=i + 1, id=inst.qid, objective=inst.objective, domain=inst.domain, type=inst.type,
-                stem=inst.stem, given=given, expected=inst.expected, expected_display=inst.expected_display,
+                stem=inst.stem, given=given, given_display=inst.answer_display(given), expected=inst.expected,
+                expected_display=inst.expected_display,
                 correct=g.correct, answered=g.answered, flagged=session.flags[i], seconds=session.seconds[i],
                 message=g.message, explanation=inst.explanation, derivation=inst.derivation,
                 matched_distractor_why=g.matched_distractor_why, references=inst.references,

@@ -106,7 +106,7 @@ class ResultsScreen(Screen):
             return "## Nothing missed\n\nEvery question right."
         out = [f"## Missed and unanswered ({len(r.incorrect)} wrong, {len(r.unanswered)} unanswered)"]
         for q in missed:
-            status = "unanswered" if not q.answered else f"you answered {q.given}"
+            status = "unanswered" if not q.answered else f"you answered {q.given_display or q.given}"
             out.append(f"\n### {q.position}. {q.objective} · {status}\n")
             out.append(q.stem)
             out.append(f"\n**Answer:** {q.expected_display}\n")

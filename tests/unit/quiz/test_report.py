@@ -66,3 +66,19 @@ def test_text_report_shows_wrong_answers_with_explanation():
     s.answer("70 GB", now=at(3))
     text = s.submit(now=at(4)).render_text()
     assert "Incorrect:" in text and "K and V once." in text and "Why: Because." in text
+
+
+def test_given_answers_are_shown_with_their_choice_text():
+    from quiz_fixtures import T0, make_bank
+
+    from study.quiz import build_exam
+
+    s = build_exam(make_bank(), seed=3, count=2, minutes=3, now=T0)
+    inst = s.instances[0]
+    wrong = next(i for i, o in enumerate(inst.options) if not o.correct)
+    s.answer(inst.labels[wrong], now=T0)
+    report = s.submit(now=T0)
+    q = report.questions[0]
+    assert q.given == inst.labels[wrong]
+    assert q.given_display == f"{inst.labels[wrong]}) {inst.options[wrong].text}"
+    assert report.questions[1].given_display == ""
