@@ -393,6 +393,14 @@ def compile_expr(src: str) -> Expr:
     def fail(msg: str, node: ast.AST) -> ExprError:
         return ExprError(msg, _offset(src, starts, node))
 
+    def check_arguments(node: ast.Call, depth: int) -> None:
+        for a in node.args:
+            check(a, depth + 1)
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise fail("**kwargs are not allowed", kw.value)
+            check(kw.value, depth + 1)
+
     def check(node: ast.AST, depth: int) -> None:
         nonlocal count
         count += 1
@@ -432,23 +440,13 @@ def compile_expr(src: str) -> Expr:
                         if kw.arg not in allowed:
                             raise fail(f"{func.id}() has no parameter {kw.arg!r}{_did_you_mean(kw.arg, allowed)}",
                                        kw)
-                for a in node.args:
-                    check(a, depth + 1)
-                for kw in node.keywords:
-                    if kw.arg is None:
-                        raise fail("**kwargs are not allowed", kw.value)
-                    check(kw.value, depth + 1)
+                check_arguments(node, depth)
                 return
             if isinstance(func, ast.Attribute):
                 if func.attr not in {m for _, m in _METHODS}:
                     raise fail(f"{func.attr!r} cannot be called", func)
                 check(func.value, depth + 1)
-                for a in node.args:
-                    check(a, depth + 1)
-                for kw in node.keywords:
-                    if kw.arg is None:
-                        raise fail("**kwargs are not allowed", kw.value)
-                    check(kw.value, depth + 1)
+                check_arguments(node, depth)
                 return
             raise fail("only named functions can be called", func)
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
