@@ -3,18 +3,42 @@ from __future__ import annotations
 import argparse
 import sys
 
+# Formats other than the progress backup live in ``study.interop.<format>``, each with ``export_command``.
+INTEROP_FORMATS = {
+    "gift": "questions for Moodle (GIFT text)",
+    "anki": "topic cards and questions as an Anki deck (.apkg)",
+    "xapi": "your answers and exams as xAPI statements (JSON lines)",
+}
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("export", help="back up all progress (attempts, reviews, sessions, schedule, settings)")
-    p.add_argument("--format", choices=["json"], default="json", help="backup format (default json)")
-    p.add_argument("file", nargs="?", metavar="FILE", help="where to write (default: standard output)")
+    formats = "; ".join(f"{k}: {v}" for k, v in INTEROP_FORMATS.items())
+    p = sub.add_parser(
+        "export",
+        help="back up all progress, or export questions/cards/results for Moodle, Anki or an LRS",
+        description=f"Default: a JSON backup of all progress (attempts, reviews, sessions, schedule, "
+        f"settings) that `study import` restores. Other formats: {formats}.",
+    )
+    p.add_argument("--format", choices=["json", *INTEROP_FORMATS], default="json",
+                   help="json (progress backup, default), gift, anki or xapi")
+    p.add_argument("--actor", metavar="ACTOR",
+                   help="xapi: who the statements are about: an email (mailto) or HOMEPAGE|NAME for an account "
+                   "(default: the local user name on this machine)")
+    p.add_argument("file", nargs="?", metavar="FILE", help="where to write (default: standard output; "
+                   "anki needs a file)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format != "json":
+        import importlib
+
+        return int(importlib.import_module(f"study.interop.{args.format}").export_command(args))
+    return _export_progress(args)
+
+
+def _export_progress(args: argparse.Namespace) -> int:
     import json
-    import os
-    from pathlib import Path
 
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
@@ -31,18 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.file or args.file == "-":
         sys.stdout.write(text)
         return 0
-    target = Path(args.file)
-    tmp = target.with_name(f".{target.name}.tmp")
-    try:
-        # Write then rename, so an interrupted export never leaves a half-written backup under the real name.
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:
-        print(f"study: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+    from study.interop.output import write_atomic
+
+    if not write_atomic(args.file, text):
         return 1
     print(f"exported {len(data['attempts'])} answers, {len(data['reviews'])} card reviews, "
-          f"{len(data['sessions'])} sessions to {target}", file=sys.stderr)
+          f"{len(data['sessions'])} sessions to {args.file}", file=sys.stderr)
     return 0

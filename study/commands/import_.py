@@ -5,8 +5,15 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("import", help="restore or merge a progress backup made by `study export`")
-    p.add_argument("file", metavar="FILE", help="a JSON file from `study export` ('-' for standard input)")
+    p = sub.add_parser(
+        "import",
+        help="restore or merge a progress backup, or turn a Moodle GIFT file into a question YAML file",
+        description="FILE.json (or '-'): a progress backup from `study export`, merged into your store. "
+        "FILE.gift: Moodle GIFT questions, written as a question file with --out.",
+    )
+    p.add_argument("file", metavar="FILE", help="a JSON file from `study export` ('-' for standard input), "
+                   "or a .gift file")
+    p.add_argument("--out", metavar="YAML", help="gift: the question file to write, e.g. questions/d1-x/moodle.yaml")
     p.add_argument("--replace", action="store_true",
                    help="make the store exactly the backup (default: merge, keeping local progress; "
                    "importing the same file twice adds nothing)")
@@ -14,6 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.file.lower().endswith(".gift"):
+        from study.interop.gift import import_command
+
+        return int(import_command(args))
     import json
 
     from study.paths import default_db_path

@@ -1,0 +1,31 @@
+"""Writing an export so that an interrupted run never leaves a half-written file under the real name."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> bool:
+    """Write ``data`` to a temporary sibling, fsync, then rename over ``path``.
+
+    Returns False after printing a one-line error (exit code 1 for the caller) instead of raising, because
+    every caller is a command that reports and stops.
+    """
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        print(f"study: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
