@@ -9,6 +9,7 @@ shared parameter table, so an option means the same thing (and takes the same un
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -95,11 +96,16 @@ def _function_parser(f: Any) -> _Parser:
     return parser
 
 
+def _billions(n: float) -> str:
+    return f"{n / 1e9:.1f}B" if n >= 1e9 else f"{n / 1e6:.0f}M"
+
+
 def _console() -> Any:
     from rich.console import Console
 
     # Piped output (scripts, tests, less) gets room for the catalog tables instead of 80 columns.
-    width = None if sys.stdout.isatty() else 160
+    # An explicit COLUMNS still wins, so `COLUMNS=80 study calc gpus | less` shows the narrow layout.
+    width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160
     return Console(highlight=False, soft_wrap=False, width=width)
 
 
@@ -191,37 +197,49 @@ def _catalog_table(name: str, as_json: bool) -> int:
         return 0
     from rich.table import Table
 
-    t = Table(box=None, pad_edge=False)
-    if name == "gpus":
-        cols = ["id", "name", "memory", "bandwidth", "BF16 dense", "FP8 dense", "FP4 dense", "TDP", "NVLink", "MIG"]
+    c = _console()
+    # Units live in the headers so every column stays narrow: the tables fit an 80-column terminal, and the
+    # long product names are only added when there is room for them.
+    wide = c.width >= 120
+    t = Table(box=None, pad_edge=False, collapse_padding=True)
+
+    def add_columns(*cols: str) -> None:
         for col in cols:
-            t.add_column(col, no_wrap=col != "name", style="bold cyan" if col == "id" else None)
+            if col == "name" and not wide:
+                continue
+            t.add_column(col, no_wrap=col != "as quoted", style="bold cyan" if col == "id" else None,
+                         justify="left" if col in ("id", "name", "as quoted") else "right")
+
+    def row(*cells: str, name: str) -> None:
+        t.add_row(cells[0], *((name,) if wide else ()), *cells[1:])
+
+    if name == "gpus":
+        add_columns("id", "name", "mem GB", "HBM TB/s", "BF16 TF", "FP8 TF", "FP4 TF", "TDP W", "NVLink GB/s", "MIG")
         for g in cat.gpus.values():
             def tf(d: str) -> str:
                 v = g.dense.get(d)
-                return "-" if v is None else f"{v:g} TF"
-            bf16 = tf("bf16") if "bf16" in g.dense else (tf("fp16") + " (FP16)" if "fp16" in g.dense else "-")
-            t.add_row(g.id, g.name, format_quantity(g.memory_bytes, B), format_quantity(g.bandwidth_bytes_s, BW),
-                      bf16, tf("fp8"), tf("fp4"), format_quantity(g.tdp_watts, W),
-                      "-" if g.nvlink_bandwidth_bytes_s is None else format_quantity(g.nvlink_bandwidth_bytes_s, BW),
-                      str(g.mig or "-"))
-        note = "Tensor TFLOP/s are dense (without sparsity); sparse figures are twice these. NVLink is the bidirectional total."
+                return "-" if v is None else f"{v:g}"
+            bf16 = tf("bf16") if "bf16" in g.dense else (tf("fp16") + " fp16" if "fp16" in g.dense else "-")
+            nvlink = g.nvlink_bandwidth_bytes_s
+            row(g.id, f"{g.memory_bytes / 1e9:g}", f"{g.bandwidth_bytes_s / 1e12:g}", bf16, tf("fp8"), tf("fp4"),
+                f"{g.tdp_watts:g}", "-" if nvlink is None else f"{nvlink / 1e9:g}", str(g.mig or "-"), name=g.name)
+        note = ("Tensor TFLOP/s are dense (without sparsity); sparse figures are twice these. T4 and V100 have no "
+                "BF16: their FP16 figure is shown. NVLink is the bidirectional total per GPU.")
     elif name == "models":
-        cols = ["id", "name", "params", "active", "layers", "hidden", "heads", "KV heads", "head dim", "FFN", "vocab", "context"]
-        for col in cols:
-            t.add_column(col, no_wrap=True, style="bold cyan" if col == "id" else None)
+        add_columns("id", "name", "params", "active", "layers", "hidden", "heads", "KV", "hd", "FFN", "vocab",
+                    "context")
         for m in cat.models.values():
-            t.add_row(m.id, m.name, f"{m.params / 1e9:.2f}B", f"{m.active_params / 1e9:.2f}B" if m.is_moe else "",
-                      *(str(x) for x in (m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.context)))
-        note = "Exact parameter counts from the released checkpoints (GPT-3: the paper's 175B)."
+            row(m.id, _billions(m.params), _billions(m.active_params) if m.is_moe else "",
+                *(str(x) for x in (m.layers, m.hidden, m.heads, m.kv_heads, m.head_dim, m.ffn, m.vocab, m.context)),
+                name=m.name)
+        note = ("Exact parameter counts from the released checkpoints (GPT-3: the paper's 175B); `--json` has them "
+                "in full. KV = key/value heads, hd = head dimension.")
     else:
-        for col in ("id", "name", "per direction", "bidirectional", "as quoted"):
-            t.add_column(col, no_wrap=col != "as quoted", style="bold cyan" if col == "id" else None)
+        add_columns("id", "name", "GB/s 1-way", "GB/s 2-way", "as quoted")
         for lk in cat.links.values():
-            t.add_row(lk.id, lk.name, format_quantity(lk.per_direction_bytes_s, BW),
-                      format_quantity(lk.bidirectional_bytes_s, BW), lk.quoted)
+            row(lk.id, f"{lk.per_direction_bytes_s / 1e9:g}", f"{lk.bidirectional_bytes_s / 1e9:g}", lk.quoted,
+                name=lk.name)
         note = "A one-way transfer uses the per-direction rate. Network ports are quoted in Gb/s (bits): 400 Gb/s = 50 GB/s."
-    c = _console()
     c.print(t)
     c.print(f"[dim]{note}[/dim]")
     return 0

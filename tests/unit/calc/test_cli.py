@@ -76,6 +76,21 @@ def test_catalog_tables(capsys, table: str, expected: str) -> None:
     assert expected in json.loads(out)
 
 
+@pytest.mark.parametrize("table", ["gpus", "models", "links"])
+def test_catalog_tables_fit_an_80_column_terminal_without_truncating(capsys, monkeypatch, table: str) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, table)
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "\u2026" not in out  # Rich's ellipsis: a cell was cut
+    ids = json.loads(run(capsys, table, "--json")[1])
+    assert all(i in out for i in ids)
+    # Figures a learner looks up stay legible at this width, e.g. the H100 SXM's 3.35 TB/s and 989.4 TFLOP/s.
+    if table == "gpus":
+        h100 = next(line for line in out.splitlines() if line.startswith("h100-sxm "))
+        assert "3.35" in h100.split() and "989.4" in h100.split()
+
+
 def test_scalar_import_needs_neither_numpy_nor_textual() -> None:
     code = (
         "import sys\n"
