@@ -1,0 +1,213 @@
+"""From a response matrix to the item-analysis report: figures per question with their bank location,
+flags for questions that look broken, the whole-test figures, and their JSON and Rich forms."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from study.analysis.results import Responses
+from study.analysis.stats import ItemArrays, TestFigures, item_statistics, test_statistics
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from study.bank import Bank
+    from study.bank.schema import Question
+
+# Below this many first answers a facility or a correlation says more about the sample than the question.
+MIN_RESPONSES = 10
+FACILITY_LOW, FACILITY_HIGH = 5.0, 95.0
+
+FLAG_NEGATIVE = "negative discrimination"
+FLAG_HARD = "facility under 5%"
+FLAG_EASY = "facility over 95%"
+FLAG_FEW = "too few responses"
+_SHORT = {FLAG_NEGATIVE: "discr<0", FLAG_HARD: "facil<5%", FLAG_EASY: "facil>95%", FLAG_FEW: "few"}
+
+
+@dataclass(frozen=True)
+class QuestionReport:
+    id: str
+    location: str | None  # file:line in the bank, None when the bank has no such question
+    type: str | None
+    responses: int
+    facility: float | None
+    sd: float | None
+    discrimination: float | None
+    discriminative_efficiency: float | None
+    intended_weight: float | None
+    effective_weight: float | None
+    random_guess: float | None
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    mode: str
+    min_responses: int
+    learners: int
+    files: int
+    answers: int
+    test: TestFigures
+    questions: tuple[QuestionReport, ...]  # flagged first, then bank order
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def flagged(self) -> tuple[QuestionReport, ...]:
+        return tuple(q for q in self.questions if q.flags)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": "study-item-analysis",
+            "mode": self.mode,
+            "min_responses": self.min_responses,
+            "learners": self.learners,
+            "files": self.files,
+            "answers": self.answers,
+            "test": {k: _num(v) for k, v in asdict(self.test).items()},
+            "questions": [{**asdict(q), "flags": list(q.flags)} for q in self.questions],
+            "skipped": list(self.skipped),
+        }
+
+
+def _num(value: Any) -> Any:
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def random_guess_score(question: "Question", mode: str) -> float | None:
+    """Expected mark (%) from guessing, for questions answered by picking (Moodle shows it for choice types).
+
+    single: one right among n, 1/n. true/false: 1/2. multi: the app takes exactly ``choose`` picks and marks
+    all or nothing, so 1/C(n, choose). numeric: typed in practice (no guess), picked among the answer and its
+    distractors in exams, so 1/(1 + distractors) only when the analysis is of exam answers.
+    """
+    if question.type == "true_false":
+        return 50.0
+    choices = question.choices or []
+    if question.type == "single" and choices:
+        return 100 / len(choices)
+    if question.type == "multi" and choices:
+        right = sum(c.correct for c in choices)
+        pick = question.choose or right
+        return 100 / math.comb(len(choices), pick) if pick == right else 0.0
+    if question.type == "numeric" and mode == "exam" and question.distractors:
+        return 100 / (1 + len(question.distractors))
+    return None
+
+
+def _flags(responses: int, facility: float, discrimination: float, min_responses: int) -> tuple[str, ...]:
+    if responses < min_responses:
+        return (FLAG_FEW,)
+    flags = []
+    if discrimination < 0:
+        flags.append(FLAG_NEGATIVE)
+    if facility < FACILITY_LOW:
+        flags.append(FLAG_HARD)
+    if facility > FACILITY_HIGH:
+        flags.append(FLAG_EASY)
+    return tuple(flags)
+
+
+def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "all",
+            min_responses: int = MIN_RESPONSES) -> Analysis:
+    items: ItemArrays = item_statistics(responses.marks)
+    test = test_statistics(responses.marks)
+    known = {q.id: q for q in bank.questions} if bank is not None else {}
+    rows = []
+    for j, qid in enumerate(responses.questions):
+        q = known.get(qid)
+        fac, disc = float(items.facility[j]), float(items.discrimination[j])
+        rows.append(QuestionReport(
+            id=qid,
+            location=f"{q.source.path}:{q.source.line}" if q is not None and q.source else None,
+            type=q.type if q is not None else None,
+            responses=int(items.responses[j]),
+            facility=_num(fac),
+            sd=_num(items.sd[j]),
+            discrimination=_num(disc),
+            discriminative_efficiency=_num(items.efficiency[j]),
+            intended_weight=_num(items.intended_weight[j]),
+            effective_weight=_num(items.effective_weight[j]),
+            random_guess=random_guess_score(q, mode) if q is not None else None,
+            flags=_flags(int(items.responses[j]), fac, disc, min_responses),
+        ))
+    order = {q.id: n for n, q in enumerate(bank.questions)} if bank is not None else {}
+
+    def rank(r: QuestionReport) -> tuple:
+        worry = 0 if r.flags and FLAG_FEW not in r.flags else 1 if r.flags else 2
+        return (worry, order.get(r.id, len(order)), r.id)
+
+    return Analysis(
+        mode=mode,
+        min_responses=min_responses,
+        learners=len(responses.learners),
+        files=responses.files,
+        answers=responses.answers,
+        test=test,
+        questions=tuple(sorted(rows, key=rank)),
+        skipped=responses.skipped,
+    )
+
+
+def _fmt(value: float | None, digits: int = 0, suffix: str = "") -> str:
+    return "-" if value is None or (isinstance(value, float) and np.isnan(value)) else f"{value:.{digits}f}{suffix}"
+
+
+def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only: bool = False) -> None:
+    """The test summary, one row per question (flagged first, marked !), then where to find the flagged ones."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    t = analysis.test
+    scope = {"all": "all answers", "exam": "exam answers", "practice": "practice answers"}[analysis.mode]
+    pairwise = "" if t.complete else " (pairwise: learners answered different questions)"
+    console.print(
+        f"[bold]Item analysis[/]: {t.attempts} learners, {t.questions} questions, first answers from {scope}, "
+        f"{_fmt(t.test_length, 1)} questions per learner on average."
+    )
+    console.print(
+        f"Score: mean {_fmt(t.mean, 1, '%')}, median {_fmt(t.median, 1, '%')}, SD {_fmt(t.sd, 1, '%')}, "
+        f"skewness {_fmt(t.skewness, 2)}, kurtosis {_fmt(t.kurtosis, 2)}."
+    )
+    console.print(
+        f"Reliability: CIC (Cronbach's alpha) {_fmt(t.cic, 1, '%')}{pairwise}, error ratio "
+        f"{_fmt(t.error_ratio, 1, '%')}, standard error {_fmt(t.standard_error, 1, '%')}."
+    )
+    rows = analysis.flagged if flagged_only else analysis.questions
+    if rows:
+        table = Table(box=None, pad_edge=False, header_style="bold", expand=False)
+        table.add_column("", width=1, no_wrap=True)
+        table.add_column("question", overflow="fold", ratio=1, min_width=14)
+        for name in ("n", "facil", "SD", "discr", "effic", "guess"):
+            table.add_column(name, justify="right", no_wrap=True)
+        table.add_column("flags", overflow="fold", max_width=18)
+        for q in rows:
+            mark = "[red]![/]" if q.flags and FLAG_FEW not in q.flags else "[yellow]?[/]" if q.flags else ""
+            table.add_row(
+                mark, q.id, str(q.responses), _fmt(q.facility, 0, "%"), _fmt(q.sd, 0, "%"),
+                _fmt(q.discrimination, 0), _fmt(q.discriminative_efficiency, 0, "%"),
+                _fmt(q.random_guess, 0, "%"), " ".join(_SHORT[f] for f in q.flags),
+            )
+        console.print(table)
+    broken = [q for q in analysis.flagged if FLAG_FEW not in q.flags]
+    if broken:
+        console.print("[bold]Check these questions[/]:")
+        for q in broken:
+            console.print(f"  {q.location or '(not in the bank)'}: {q.id}: {', '.join(q.flags)}",
+                          highlight=False, soft_wrap=True)
+    few = sum(FLAG_FEW in q.flags for q in analysis.questions)
+    if few:
+        console.print(f"{few} question(s) have fewer than {analysis.min_responses} first answers: "
+                      "too few to judge (figures shown, no other flag raised).")
+    console.print("[dim]facil = facility index (mean mark), discr = discrimination index (item-rest correlation x "
+                  "100), effic = discriminative efficiency, guess = random guess score.[/]")
+    for note in analysis.skipped:
+        console.print(f"[dim]skipped {note}[/]", highlight=False)

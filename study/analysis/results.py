@@ -1,0 +1,289 @@
+"""Reading many learners' exported results into a learner x question matrix of first-answer marks.
+
+Accepted inputs, told apart by content, not by name:
+
+- a progress export (``study export``): one JSON object with ``"format": "study-progress"``; one file is
+  one learner;
+- xAPI statements (``study export --format xapi``): JSON lines, or a JSON array as an LRS returns them;
+  statements are grouped by actor, and only ``answered`` statements count;
+- a directory: every ``*.json``, ``*.jsonl`` and ``*.ndjson`` file below it. Files there that are neither
+  (a settings file, a note) are skipped and listed; a named file that is neither is an error.
+
+Like Moodle's statistics, which use each student's first attempt, a learner's mark for a question is the
+mark of their *first* answer to it (in time order) among the answers the mode keeps.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+import numpy as np
+
+PROGRESS_FORMAT = "study-progress"
+RESULT_SUFFIXES = (".json", ".jsonl", ".ndjson")
+MODES = ("all", "exam", "practice")
+ANSWERED_VERB = "http://adlnet.gov/expapi/verbs/answered"
+
+
+class ResultsError(ValueError):
+    """A results file cannot be read; the message starts with its location."""
+
+
+@dataclass(frozen=True)
+class Responses:
+    """``marks[l, q]``: learner l's first mark on question q (0..1), NaN when l never answered q."""
+
+    learners: tuple[str, ...]
+    questions: tuple[str, ...]
+    marks: np.ndarray
+    files: int = 0
+    answers: int = 0  # answers read (all of them, before keeping each learner's first per question)
+    skipped: tuple[str, ...] = field(default=())  # files passed over, each "path: why"
+
+
+@dataclass
+class _Learner:
+    label: str
+    # (time, order read, question id, mark): sorted later so "first" means first in time.
+    answers: list[tuple[dt.datetime, int, str, float]] = field(default_factory=list)
+
+
+def keeps(mode: str, attempt_mode: str | None) -> bool:
+    """Whether ``--mode`` keeps an answer given in ``attempt_mode``; practice is everything but exams."""
+    if mode == "all":
+        return True
+    if mode == "exam":
+        return attempt_mode == "exam"
+    return attempt_mode != "exam"
+
+
+def expand(paths: Iterable[str | os.PathLike[str]]) -> list[tuple[Path, bool]]:
+    """The files to read, each with whether it was named (True) or found in a directory (False)."""
+    found: list[tuple[Path, bool]] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            inside = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in RESULT_SUFFIXES)
+            if not inside:
+                raise ResultsError(f"{path}: no .json, .jsonl or .ndjson files in this directory")
+            found.extend((p, False) for p in inside)
+        elif path.exists():
+            found.append((path, True))
+        else:
+            raise ResultsError(f"{path}: no such file or directory")
+    return found
+
+
+def _time(value: Any, where: str) -> dt.datetime:
+    if not isinstance(value, str):
+        raise ResultsError(f"{where}: the time must be an ISO 8601 string, not {value!r}")
+    try:
+        at = dt.datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
+    except ValueError:
+        raise ResultsError(f"{where}: {value!r} is not an ISO 8601 time") from None
+    return at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+
+
+def _progress_learner(data: Mapping[str, Any], label: str, mode: str) -> tuple[_Learner, frozenset[str]]:
+    version = data.get("version")
+    if not isinstance(version, int) or version > 1:
+        raise ResultsError(f"{label}: progress export version {version!r} is newer than this study reads (1)")
+    attempts = data.get("attempts")
+    if not isinstance(attempts, list):
+        raise ResultsError(f"{label}: \"attempts\" must be a list")
+    learner = _Learner(label)
+    uids = []
+    for n, a in enumerate(attempts):
+        where = f"{label}: attempt {n + 1}"
+        if not isinstance(a, Mapping):
+            raise ResultsError(f"{where}: not an object")
+        qid, correct = a.get("item_id"), a.get("correct")
+        if not isinstance(qid, str) or not qid:
+            raise ResultsError(f"{where}: \"item_id\" must be a question id")
+        if not isinstance(correct, (bool, int)) or isinstance(correct, int) and correct not in (0, 1):
+            raise ResultsError(f"{where}: \"correct\" must be true or false, not {correct!r}")
+        uids.append(str(a.get("uid", n)))
+        if keeps(mode, a.get("mode")):
+            learner.answers.append((_time(a.get("at"), where), n, qid, float(correct)))
+    return learner, frozenset(uids)
+
+
+def _actor_key(actor: Any) -> str | None:
+    if not isinstance(actor, Mapping):
+        return None
+    if isinstance(actor.get("mbox"), str):
+        return actor["mbox"]
+    account = actor.get("account")
+    if isinstance(account, Mapping) and "name" in account:
+        return f"{account.get('homePage', '')}|{account['name']}"
+    for key in ("mbox_sha1sum", "openid", "name"):
+        if isinstance(actor.get(key), str):
+            return actor[key]
+    return None
+
+
+def _xapi_mark(result: Any, where: str) -> float | None:
+    if not isinstance(result, Mapping):
+        return None
+    score = result.get("score")
+    if isinstance(score, Mapping) and isinstance(score.get("scaled"), (int, float)):
+        # Partial credit when the statement carries it; a negative scaled score counts as nothing.
+        return min(max(float(score["scaled"]), 0.0), 1.0)
+    success = result.get("success")
+    if isinstance(success, bool):
+        return float(success)
+    raise ResultsError(f"{where}: an answered statement needs result.success or result.score.scaled")
+
+
+def _xapi_mode(statement: Mapping[str, Any]) -> str | None:
+    """The study mode a statement came from, if a context extension whose key ends in ``/mode`` says so."""
+    context = statement.get("context")
+    ext = context.get("extensions") if isinstance(context, Mapping) else None
+    if isinstance(ext, Mapping):
+        for key, value in ext.items():
+            if str(key).rstrip("/").endswith("/mode") and isinstance(value, str):
+                return value
+    return None
+
+
+def _xapi_statements(text: str, label: str) -> Iterator[tuple[Mapping[str, Any], str]]:
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ResultsError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        for n, st in enumerate(items):
+            yield st, f"{label}: statement {n + 1}"
+        return
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            st = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ResultsError(f"{label}:{lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        yield st, f"{label}:{lineno}"
+
+
+def _xapi_learners(text: str, label: str, mode: str) -> list[_Learner]:
+    learners: dict[str, _Learner] = {}
+    order = 0
+    for st, where in _xapi_statements(text, label):
+        if not isinstance(st, Mapping) or "verb" not in st or "actor" not in st:
+            raise ResultsError(f"{where}: not an xAPI statement (no actor or verb)")
+        verb = st["verb"].get("id") if isinstance(st["verb"], Mapping) else None
+        if verb != ANSWERED_VERB:
+            continue  # completed / passed / failed: the exam as a whole, not a question
+        actor = _actor_key(st["actor"])
+        if actor is None:
+            raise ResultsError(f"{where}: the actor has no mbox, account or name")
+        obj = st.get("object")
+        oid = obj.get("id") if isinstance(obj, Mapping) else None
+        if not isinstance(oid, str) or not oid.rstrip("/"):
+            raise ResultsError(f"{where}: the object has no id")
+        qid = oid.rstrip("/").rsplit("/", 1)[-1]
+        mark = _xapi_mark(st.get("result"), where)
+        if mark is None:
+            raise ResultsError(f"{where}: an answered statement needs a result")
+        if not keeps(mode, _xapi_mode(st)):
+            continue
+        at = _time(st.get("timestamp"), where)
+        learner = learners.setdefault(actor, _Learner(f"{actor} ({label})"))
+        learner.answers.append((at, order, qid, mark))
+        order += 1
+    return list(learners.values())
+
+
+def _kind(text: str) -> tuple[str, Any]:
+    """("progress", data) | ("xapi", None) | ("other", why)."""
+    head = text.lstrip()[:1]
+    if head == "{":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.msg == "Extra data":  # several JSON values: JSON lines
+                return "xapi", None
+            return "other", exc
+        if isinstance(data, Mapping) and data.get("format") == PROGRESS_FORMAT:
+            return "progress", data
+        if isinstance(data, Mapping) and "verb" in data and "actor" in data:
+            return "xapi", None
+        return "other", "neither a progress export (\"format\": \"study-progress\") nor xAPI statements"
+    if head == "[":
+        return "xapi", None
+    return "other", "neither a progress export nor xAPI statements (not JSON)"
+
+
+def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> Responses:
+    """Read every results file and keep each learner's first mark on each question."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    files = expand(paths)
+    learners: list[_Learner] = []
+    skipped: list[str] = []
+    seen: dict[frozenset[str], str] = {}
+    for path, named in files:
+        label = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ResultsError(f"{label}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        kind, data = _kind(text)
+        if kind == "other":
+            if isinstance(data, json.JSONDecodeError):
+                why = f"not valid JSON: {data.msg}"
+                if named:
+                    raise ResultsError(f"{label}:{data.lineno}:{data.colno}: {why}")
+            else:
+                why = str(data)
+                if named:
+                    raise ResultsError(f"{label}: {why}")
+            skipped.append(f"{label}: {why}")
+            continue
+        if kind == "progress":
+            learner, uids = _progress_learner(data, label, mode)
+            if uids and uids in seen:
+                # The same export twice would count one learner twice and inflate every correlation.
+                skipped.append(f"{label}: the same answers as {seen[uids]}; counted once")
+                continue
+            if uids:
+                seen[uids] = label
+            learners.append(learner)
+        else:
+            learners.extend(_xapi_learners(text, label, mode))
+    return _matrix(learners, len(files), skipped)
+
+
+def _matrix(learners: list[_Learner], n_files: int, skipped: list[str]) -> Responses:
+    firsts: list[dict[str, float]] = []
+    answers = 0
+    for learner in learners:
+        answers += len(learner.answers)
+        learner.answers.sort()
+        first: dict[str, float] = {}
+        for _, _, qid, mark in learner.answers:
+            first.setdefault(qid, mark)
+        firsts.append(first)
+    kept = [(lr.label, f) for lr, f in zip(learners, firsts) if f]
+    questions = sorted({q for _, f in kept for q in f})
+    column = {q: i for i, q in enumerate(questions)}
+    marks = np.full((len(kept), len(questions)), np.nan)
+    rows = [r for r, (_, f) in enumerate(kept) for _ in f]
+    cols = [column[q] for _, f in kept for q in f]
+    vals = [m for _, f in kept for m in f.values()]
+    if rows:
+        marks[rows, cols] = vals
+    return Responses(
+        learners=tuple(label for label, _ in kept),
+        questions=tuple(questions),
+        marks=marks,
+        files=n_files,
+        answers=answers,
+        skipped=tuple(skipped),
+    )

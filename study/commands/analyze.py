@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="item analysis of many learners' results (Moodle quiz statistics), flagging broken questions",
+        description="Reads results exported by learners (`study export` JSON files, or xAPI JSON lines from "
+        "`study export --format xapi`; a directory means every such file in it) and computes Moodle's quiz "
+        "statistics from each learner's first answer to each question: facility, SD, discrimination index, "
+        "discriminative efficiency per question; mean, median, SD, skewness, kurtosis, Cronbach's alpha, "
+        "error ratio and standard error for the test. Flags negative discrimination, facility under 5%% or "
+        "over 95%%, and questions with too few answers to judge.",
+    )
+    p.add_argument("results", nargs="+", metavar="RESULTS", help="export files or directories of them")
+    p.add_argument("--mode", choices=("all", "exam", "practice"), default="all",
+                   help="which answers count: exam answers only, practice (everything but exams), or all "
+                   "(default)")
+    p.add_argument("--min-responses", type=int, default=None, metavar="N",
+                   help="questions with fewer first answers are reported as too few to judge (default 10)")
+    p.add_argument("--flagged", action="store_true", help="list only the questions flagged")
+    p.add_argument("--json", action="store_true", help="print every figure as JSON")
+    p.add_argument("--questions", action="append", metavar="PATH",
+                   help="question files or folders instead of the built-in bank (repeatable), for locations "
+                   "and guess scores")
+    p.add_argument("--content", metavar="PATH",
+                   help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from study.analysis.report import MIN_RESPONSES, analyse, render
+    from study.analysis.results import ResultsError, load_results
+    from study.bank import load_bank
+    from study.cli import UsageError
+
+    min_responses = MIN_RESPONSES if args.min_responses is None else args.min_responses
+    if min_responses < 1:
+        raise UsageError(f"--min-responses must be 1 or more, not {min_responses}")
+    try:
+        responses = load_results(args.results, args.mode)
+    except ResultsError as exc:
+        print(f"study: error: {exc}", file=sys.stderr)
+        return 1
+    if not responses.learners:
+        scope = "" if args.mode == "all" else f" in {args.mode} mode"
+        print(f"study: error: no answers{scope} in {', '.join(args.results)}", file=sys.stderr)
+        return 1
+    bank = load_bank(questions=args.questions, content=args.content)
+    analysis = analyse(responses, bank, mode=args.mode, min_responses=min_responses)
+    if args.json:
+        print(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))
+        return 0
+    render(analysis, flagged_only=args.flagged)
+    return 0
