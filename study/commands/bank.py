@@ -2,39 +2,58 @@ from __future__ import annotations
 
 import argparse
 
+STATS_DESCRIPTION = (
+    "Counts of the question bank by domain, objective, type, difficulty and templated or not, held against "
+    "the blueprint weights and the content targets (at least 300 questions; each domain within 5 points of "
+    "its weight; each objective at least 8 questions and 2 cards; at least 15%% choose-two; difficulties 1 to "
+    "3; at least 40 calculator scenarios), followed by the gaps: what is short and by how much. A gap is an "
+    "error when a target is missed and a warning when it is only worth closing (a domain under its weight "
+    "but within 5 points, an objective without a choose-two question or without a difficulty level). "
+    "Exit status, as for `study lint`: 0 when no target is missed, 1 when one is (or, with --strict, when "
+    "there is any warning), 2 on usage errors."
+)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bank", help="facts about the question bank")
     bank_sub = p.add_subparsers(dest="bank_command", metavar="SUBCOMMAND")
-    stats = bank_sub.add_parser("stats", help="counts by domain, objective, type and difficulty")
-    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats = bank_sub.add_parser(
+        "stats",
+        help="counts by domain, objective, type and difficulty against the blueprint, and the gaps",
+        description=STATS_DESCRIPTION,
+    )
+    stats.add_argument("--json", action="store_true", help="print JSON (domains, objectives, targets, gaps)")
+    stats.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
+    stats.add_argument("--questions", action="append", metavar="PATH",
+                       help="question files or folders instead of the built-in bank (repeatable)")
+    stats.add_argument("--content", metavar="PATH", help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
     stats.set_defaults(func=run_stats)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
 def run_stats(args: argparse.Namespace) -> int:
     import json
+    from pathlib import Path
 
     from study.bank import load_bank
-    from study.bank.stats import bank_stats
+    from study.bank.stats import bank_stats, gap_counts
+    from study.cli import UsageError
 
-    stats = bank_stats(load_bank())
+    for given in [*(args.questions or ()), *([args.content] if args.content else [])]:
+        if not Path(given).exists():
+            raise UsageError(f"no such file or folder: {given}")
+    bank = load_bank(questions=args.questions, content=args.content)
+    stats = bank_stats(bank)
+    errors, warnings = gap_counts(stats["gaps"])
+    status = 1 if errors or (args.strict and warnings) else 0
     if args.json:
         print(json.dumps(stats, indent=2))
-        return 0
+        return status
     from rich.console import Console
-    from rich.table import Table
 
-    console = Console()
-    table = Table(title=f"{stats['questions']} questions, {stats['cards']} cards in {stats['topics']} topics")
-    for col in ("objective", "title", "questions", "cards"):
-        table.add_column(col, justify="right" if col in ("questions", "cards") else "left")
-    for d in stats["domains"]:
-        table.add_row(f"[b]{d['id']}[/b]", f"[b]{d['name']}[/b] (blueprint {d['weight']}%, bank {d['percent']}%)", f"[b]{d['questions']}[/b]", "")
-        for o in d["objectives"]:
-            table.add_row(o["id"], o["title"], str(o["questions"]), str(o["cards"]))
-    console.print(table)
-    types = ", ".join(f"{k} {v}" for k, v in stats["types"].items())
-    diff = ", ".join(f"{k}: {v}" for k, v in stats["difficulty"].items())
-    console.print(f"types: {types}; choose-two {stats['choose_two_percent']}%; difficulty {diff}; calculator scenarios {stats['calculator']}")
-    return 0
+    from study.authoring.stats_view import stats_renderables
+
+    console = Console(highlight=False)
+    for item in stats_renderables(stats, console.width):
+        console.print(item)
+    return status
