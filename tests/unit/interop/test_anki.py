@@ -502,3 +502,31 @@ def test_source_date_epoch_fixes_the_timestamp(monkeypatch):
     assert anki.export_timestamp() == 1_700_000_000.0
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
     assert anki.export_timestamp() > 1_700_000_000.0
+
+
+BROKEN_CALC = QUESTIONS_YAML + """
+  - id: demo-broken-06
+    objective: "2.1"
+    difficulty: 1
+    type: numeric
+    stem: A question whose calculation cannot run.
+    answer:
+      calc: "no_such_function(x=1)"
+      unit: GB
+    explanation: Nothing.
+    references:
+      - {title: Nothing, url: "https://example.com/nothing"}
+    verified: 2026-11-30
+"""
+
+
+def test_a_question_that_cannot_be_computed_is_reported_with_its_location_and_the_rest_is_written(tmp_path, capsys):
+    qdir, content = make_bank_dir(tmp_path, BROKEN_CALC)
+    clear_cache()
+    target = tmp_path / "deck.apkg"
+    assert anki.export_command(_args(str(target), questions=[str(qdir)], content=str(content))) == 1
+    err = capsys.readouterr().err
+    line = BROKEN_CALC.splitlines().index("  - id: demo-broken-06") + 1
+    assert re.search(rf"demo\.yaml:{line}:\d+: .*demo-broken-06", err), err
+    notes = Apkg(target.read_bytes(), tmp_path).notes()
+    assert "demo-broken-06" not in notes and "demo-templated-05" in notes
