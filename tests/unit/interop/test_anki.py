@@ -530,3 +530,19 @@ def test_a_question_that_cannot_be_computed_is_reported_with_its_location_and_th
     assert re.search(rf"demo\.yaml:{line}:\d+: .*demo-broken-06", err), err
     notes = Apkg(target.read_bytes(), tmp_path).notes()
     assert "demo-broken-06" not in notes and "demo-templated-05" in notes
+
+
+def test_exporting_never_imports_textual(demo):
+    import subprocess
+    import sys
+
+    _, qdir, content = demo
+    code = (
+        "import sys\n"
+        "from study.bank import load_bank\n"
+        "from study.interop import anki\n"
+        f"anki.export_bank(load_bank(questions=[{str(qdir)!r}], content={str(content)!r}), 1.8e9)\n"
+        "print('textual' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
