@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from study.analysis.report import Analysis, QuestionReport, analyse, random_guess_score, render
 from study.analysis.results import Responses, ResultsError, load_results
-from study.analysis.stats import ItemArrays, TestFigures, item_statistics, test_statistics
+from study.analysis.stats import ItemArrays, QuizFigures, item_statistics, quiz_statistics
 
 __all__ = [
     "Analysis",
@@ -22,11 +22,11 @@ __all__ = [
     "QuestionReport",
     "Responses",
     "ResultsError",
-    "TestFigures",
+    "QuizFigures",
     "analyse",
     "item_statistics",
     "load_results",
     "random_guess_score",
     "render",
-    "test_statistics",
+    "quiz_statistics",
 ]

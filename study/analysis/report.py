@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from study.analysis.results import Responses
-from study.analysis.stats import ItemArrays, TestFigures, item_statistics, test_statistics
+from study.analysis.stats import ItemArrays, QuizFigures, item_statistics, quiz_statistics
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -52,7 +52,7 @@ class Analysis:
     learners: int
     files: int
     answers: int
-    test: TestFigures
+    test: QuizFigures
     questions: tuple[QuestionReport, ...]  # flagged first, then bank order
     skipped: tuple[str, ...] = ()
 
@@ -118,7 +118,7 @@ def _flags(responses: int, facility: float, discrimination: float, min_responses
 def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "all",
             min_responses: int = MIN_RESPONSES) -> Analysis:
     items: ItemArrays = item_statistics(responses.marks)
-    test = test_statistics(responses.marks)
+    test = quiz_statistics(responses.marks)
     known = {q.id: q for q in bank.questions} if bank is not None else {}
     rows = []
     for j, qid in enumerate(responses.questions):

@@ -5,7 +5,9 @@ Accepted inputs, told apart by content, not by name:
 - a progress export (``study export``): one JSON object with ``"format": "study-progress"``; one file is
   one learner;
 - xAPI statements (``study export --format xapi``): JSON lines, or a JSON array as an LRS returns them;
-  statements are grouped by actor, and only ``answered`` statements count;
+  statements are grouped by actor; ``answered`` statements count, and ``attempted`` ones with a result (an
+  exam question left unanswered, marked 0); the question id is the last segment of the object IRI, the mark
+  ``result.score.scaled`` (partial credit) or else ``result.success``, the mode the parent activity;
 - a directory: every ``*.json``, ``*.jsonl`` and ``*.ndjson`` file below it. Files there that are neither
   (a settings file, a note) are skipped and listed; a named file that is neither is an error.
 
@@ -21,6 +23,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -28,6 +31,8 @@ PROGRESS_FORMAT = "study-progress"
 RESULT_SUFFIXES = (".json", ".jsonl", ".ndjson")
 MODES = ("all", "exam", "practice")
 ANSWERED_VERB = "http://adlnet.gov/expapi/verbs/answered"
+ATTEMPTED_VERB = "http://adlnet.gov/expapi/verbs/attempted"  # an exam question left unanswered
+STUDY_MODES = ("exam", "quiz", "practice", "review")
 
 
 class ResultsError(ValueError):
@@ -127,9 +132,9 @@ def _actor_key(actor: Any) -> str | None:
     return None
 
 
-def _xapi_mark(result: Any, where: str) -> float | None:
+def _xapi_mark(result: Any, where: str) -> float:
     if not isinstance(result, Mapping):
-        return None
+        raise ResultsError(f"{where}: an answer statement needs a result")
     score = result.get("score")
     if isinstance(score, Mapping) and isinstance(score.get("scaled"), (int, float)):
         # Partial credit when the statement carries it; a negative scaled score counts as nothing.
@@ -141,14 +146,23 @@ def _xapi_mark(result: Any, where: str) -> float | None:
 
 
 def _xapi_mode(statement: Mapping[str, Any]) -> str | None:
-    """The study mode a statement came from, if a context extension whose key ends in ``/mode`` says so."""
+    """The study mode of an answer: ``study export --format xapi`` makes the assessment ``<base>/<mode>`` the
+    statement's parent activity."""
     context = statement.get("context")
-    ext = context.get("extensions") if isinstance(context, Mapping) else None
-    if isinstance(ext, Mapping):
-        for key, value in ext.items():
-            if str(key).rstrip("/").endswith("/mode") and isinstance(value, str):
-                return value
+    activities = context.get("contextActivities") if isinstance(context, Mapping) else None
+    parents = activities.get("parent") if isinstance(activities, Mapping) else None
+    for parent in parents if isinstance(parents, list) else [parents]:
+        pid = parent.get("id") if isinstance(parent, Mapping) else None
+        if isinstance(pid, str):
+            last = pid.rstrip("/").rsplit("/", 1)[-1]
+            if last in STUDY_MODES:
+                return last
     return None
+
+
+def _question_id(iri: str) -> str:
+    """``<base>/questions/<id>`` (a templated instance adds ``?name=value``): the id is the last segment."""
+    return unquote(iri.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])
 
 
 def _xapi_statements(text: str, label: str) -> Iterator[tuple[Mapping[str, Any], str]]:
@@ -178,24 +192,25 @@ def _xapi_learners(text: str, label: str, mode: str) -> list[_Learner]:
         if not isinstance(st, Mapping) or "verb" not in st or "actor" not in st:
             raise ResultsError(f"{where}: not an xAPI statement (no actor or verb)")
         verb = st["verb"].get("id") if isinstance(st["verb"], Mapping) else None
-        if verb != ANSWERED_VERB:
-            continue  # completed / passed / failed: the exam as a whole, not a question
+        # completed / passed / failed are about a whole exam, not a question.
+        if verb not in (ANSWERED_VERB, ATTEMPTED_VERB):
+            continue
+        result = st.get("result")
+        if verb == ATTEMPTED_VERB and not isinstance(result, Mapping):
+            continue  # only an unanswered exam question (with its mark of 0) says anything about the question
         actor = _actor_key(st["actor"])
         if actor is None:
             raise ResultsError(f"{where}: the actor has no mbox, account or name")
         obj = st.get("object")
         oid = obj.get("id") if isinstance(obj, Mapping) else None
-        if not isinstance(oid, str) or not oid.rstrip("/"):
+        if not isinstance(oid, str) or not _question_id(oid):
             raise ResultsError(f"{where}: the object has no id")
-        qid = oid.rstrip("/").rsplit("/", 1)[-1]
-        mark = _xapi_mark(st.get("result"), where)
-        if mark is None:
-            raise ResultsError(f"{where}: an answered statement needs a result")
+        mark = _xapi_mark(result, where)
         if not keeps(mode, _xapi_mode(st)):
             continue
         at = _time(st.get("timestamp"), where)
         learner = learners.setdefault(actor, _Learner(f"{actor} ({label})"))
-        learner.answers.append((at, order, qid, mark))
+        learner.answers.append((at, order, _question_id(oid), mark))
         order += 1
     return list(learners.values())
 

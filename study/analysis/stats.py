@@ -47,7 +47,7 @@ class ItemArrays:
 
 
 @dataclass(frozen=True)
-class TestFigures:
+class QuizFigures:
     """Whole-test figures over learners' percentage scores."""
 
     attempts: int
@@ -166,7 +166,7 @@ def cronbach_alpha(marks: np.ndarray, test_length: float) -> float:
     return test_length * c / denominator
 
 
-def test_statistics(marks: np.ndarray) -> TestFigures:
+def quiz_statistics(marks: np.ndarray) -> QuizFigures:
     marks = np.asarray(marks, dtype=float)
     answered = ~np.isnan(marks)
     per_learner = answered.sum(axis=1)
@@ -181,10 +181,11 @@ def test_statistics(marks: np.ndarray) -> TestFigures:
     if s > 1:
         d = scores - mean
         m2, m3, m4 = (float((d**k).sum()) / s for k in (2, 3, 4))
-        k2 = s * m2 / (s - 1)
-        sd = float(np.sqrt(k2))
         # Equal scores: k2 is 0 exactly, not the 1e-30 rounding of the mean would leave.
-        if s > 2 and scores.min() != scores.max():
+        spread = scores.min() != scores.max()
+        k2 = s * m2 / (s - 1) if spread else 0.0
+        sd = float(np.sqrt(k2))
+        if s > 2 and spread:
             k3 = s * s * m3 / ((s - 1) * (s - 2))
             skewness = k3 / k2**1.5
             if s > 3:
@@ -196,7 +197,7 @@ def test_statistics(marks: np.ndarray) -> TestFigures:
                 if cic <= 100:
                     error_ratio = 100 * float(np.sqrt(1 - cic / 100))
                     standard_error = error_ratio * sd / 100
-    return TestFigures(
+    return QuizFigures(
         attempts=s,
         questions=int(marks.shape[1]),
         test_length=p,
