@@ -458,7 +458,7 @@ def test_builtin_bank_exports_every_question_and_card(tmp_path):
 # -------------------------------------------------------------------------------------------------- command
 
 
-def _args(file, tmp: Path | None = None, **extra):
+def _args(file, **extra):
     import argparse
 
     return argparse.Namespace(format="anki", file=file, actor=None, db=None, **extra)
