@@ -24,6 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--actor", metavar="ACTOR",
                    help="xapi: who the statements are about: an email (mailto) or HOMEPAGE|NAME for an account "
                    "(default: the local user name on this machine)")
+    p.add_argument("--questions", action="append", metavar="PATH",
+                   help="gift/anki: a question file or folder instead of the built-in bank (repeatable)")
+    p.add_argument("--content", metavar="PATH",
+                   help="gift/anki: a content folder (blueprint.yaml, topics/) instead of the built-in one")
     p.add_argument("file", nargs="?", metavar="FILE", help="where to write (default: standard output; "
                    "anki needs a file)")
     p.set_defaults(func=run)
