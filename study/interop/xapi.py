@@ -27,7 +27,7 @@ import re
 import sys
 import uuid
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
@@ -122,7 +122,8 @@ def iso_timestamp(text: str | dt.datetime) -> str:
 
 def iso_duration(seconds: float) -> str:
     """ISO 8601 duration to 0.01 s, the precision xAPI compares (``PT42.5S``, ``PT1H5M2S``, ``PT0S``)."""
-    hundredths = max(0, int(round(float(seconds) * 100)))
+    # Decimal from the shortest repr rounds as a person would: 12.345 s is 12.35 s, not the binary 12.34.
+    hundredths = max(0, int(Decimal(repr(float(seconds))).scaleb(2).quantize(Decimal(1), ROUND_HALF_UP)))
     hours, rest = divmod(hundredths, 360000)
     minutes, rest = divmod(rest, 6000)
     secs = f"{rest // 100}.{rest % 100:02d}".rstrip("0").rstrip(".")
@@ -474,7 +475,7 @@ class _Builder:
             if isinstance(objective, str) and objective:
                 other.append(self.objective(objective))
             obj = {"objectType": "Activity", "id": self.question_iri(qid, params or None), "definition": definition}
-            if given:
+            if question is not None and given:
                 self.summary.no_response += 1
         if given:
             # As recorded: the letters refer to the shuffled order the learner saw; numbers keep their unit.
@@ -573,6 +574,10 @@ def _load_bank(args: argparse.Namespace) -> Any:
     return load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def export_command(args: argparse.Namespace) -> int:
     """``study export --format xapi [FILE] [--actor ACTOR]``: exit 0, 1 (store or file problem), 2 (bad actor)."""
     from study.paths import default_db_path
@@ -595,12 +600,12 @@ def export_command(args: argparse.Namespace) -> int:
     statements, summary = build_statements(data, _load_bank(args), actor, base)
     if summary.missing:
         shown = ", ".join(sorted(summary.missing)[:5]) + (", ..." if len(summary.missing) > 5 else "")
-        print(f"study: {summary.missing_answers} answers are to {len(summary.missing)} questions no longer in the "
-              f"bank ({shown}); exported with their id only", file=sys.stderr)
+        print(f"study: {_count(summary.missing_answers, 'answer')} to {_count(len(summary.missing), 'question')} "
+              f"no longer in the bank ({shown}): exported with the question id only", file=sys.stderr)
     if summary.no_response:
-        print(f"study: {summary.no_response} answers exported without a response (the choice order they were "
-              "shown in was not kept, the question changed, or the number was of the wrong kind); the answer "
-              "as typed is in result.extensions", file=sys.stderr)
+        print(f"study: {_count(summary.no_response, 'answer')} exported without result.response (the order the "
+              "choices were shown in was not kept, the question changed, or the number was of the wrong kind); "
+              "the answer as given is in result.extensions", file=sys.stderr)
     text = to_jsonl(statements)
     if not args.file or args.file == "-":
         sys.stdout.write(text)
