@@ -1,0 +1,1 @@
+"""Instructor tools: bank statistics for people, question skeletons, previews. No Textual here."""
