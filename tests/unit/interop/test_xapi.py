@@ -412,3 +412,59 @@ def test_cli_dispatch_with_the_built_in_bank(recorded: Recorded, capsys) -> None
     # None of the fixture questions is in the built-in bank: every answer goes out with its id only.
     assert "19 answers to 6 questions no longer in the bank" in captured.err
     assert main(["--db", str(recorded.db), "export", "--format", "xapi", "--actor", "nobody"]) == 2
+
+
+# --- the whole built-in bank ---------------------------------------------------------------------------------------
+
+
+def _agrees(st: dict) -> bool:
+    """Whether the response, judged by the correct-response pattern alone, gets the verdict the grader gave."""
+    defn, result = st["object"]["definition"], st["result"]
+    pattern = defn["correctResponsesPattern"]
+    if defn["interactionType"] == "numeric":
+        low, high = (float(x) for x in pattern[0].split("[:]"))
+        # The pattern is written to 12 significant digits; the grader compares exact floats.
+        slack = 1e-9 * max(abs(low), abs(high), 1.0)
+        return (low - slack <= float(result["response"]) <= high + slack) == result["success"]
+    return (result["response"] in pattern) == result["success"]
+
+
+def test_every_answer_to_the_built_in_bank_agrees_with_the_graders_verdict(tmp_path: Path) -> None:
+    """Practice and exams over the real bank (templated calculator questions included), answered right and
+    wrong in turn: each exported response, judged by its pattern alone, gets the verdict the grader gave."""
+    import random
+
+    from study.quiz.session import build_exam, build_practice
+
+    real = load_bank()
+    rng = random.Random(5)
+    start = T0 - dt.timedelta(days=1)
+    with open_store(tmp_path / "p.db", fuzz=False) as store:
+        sessions = [build_practice(real, 11, count=40, store=store, now=start),
+                    build_practice(real, 12, count=40, store=store, now=start + dt.timedelta(hours=1)),
+                    build_exam(real, 13, store=store, now=start + dt.timedelta(hours=2))]
+        for n, s in enumerate(sessions):
+            t = start + dt.timedelta(hours=n)
+            for k, inst in enumerate(s.instances):
+                s.goto(k, now=t + k * S)
+                if inst.is_numeric_typed:
+                    value = inst.expected if rng.random() < 0.5 else f"{inst.numeric.value * 3} {inst.numeric.unit}"
+                elif inst.type == "true_false":
+                    value = rng.choice("TF")
+                else:
+                    picks = rng.sample(range(len(inst.options)), inst.choose)
+                    value = ",".join(LABELS[i] for i in sorted(picks))
+                s.answer(value, now=t + (k + 0.5) * S)
+            s.submit(now=t + 59 * dt.timedelta(minutes=1))
+        data = store.export_data()
+    sts, summary = xapi.build_statements(data, real, ALICE)
+    assert summary.missing == set() and summary.no_response == 0
+    answered = [s for s in sts if s["verb"]["id"].endswith("/answered")]
+    assert len(answered) == 40 + 40 + real.blueprint.exam.questions
+    kinds = set()
+    for st in sts:
+        validate_statement(st)
+    for st in answered:
+        kinds.add(st["object"]["definition"]["interactionType"])
+        assert _agrees(st), st
+    assert kinds == {"choice", "true-false", "numeric"}
