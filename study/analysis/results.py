@@ -142,7 +142,7 @@ def _xapi_mark(result: Any, where: str) -> float:
     success = result.get("success")
     if isinstance(success, bool):
         return float(success)
-    raise ResultsError(f"{where}: an answered statement needs result.success or result.score.scaled")
+    raise ResultsError(f"{where}: an answer statement needs result.success or result.score.scaled")
 
 
 def _xapi_mode(statement: Mapping[str, Any]) -> str | None:

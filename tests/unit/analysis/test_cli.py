@@ -1,0 +1,155 @@
+"""``study analyze`` end to end: learners' answers recorded in real stores, exported with ``study export``
+(progress JSON and xAPI), analysed, checked against the hand-computed fixture of test_stats."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from study.analysis.report import random_guess_score
+from study.bank import load_bank
+from study.cli import main
+
+from .conftest import export_learner
+from .test_stats import FIXTURE, moodle_items
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return load_bank()
+
+
+@pytest.fixture(scope="module")
+def qids(bank):
+    """Four real questions of the built-in bank: single, multi, true/false and numeric."""
+    return [next(q.id for q in bank.questions if q.type == t) for t in ("single", "multi", "true_false", "numeric")]
+
+
+def _answers(row, qids, *, practice_first: bool):
+    """The fixture row as exam answers; every wrong one retried right an hour later (not a first answer), and
+    optionally an earlier wrong practice answer to q1, which only --mode exam leaves out."""
+    answers = [(q, bool(c), "exam", 10 + k) for k, (q, c) in enumerate(zip(qids, row))]
+    answers += [(q, True, "practice", 70 + k) for k, (q, c) in enumerate(zip(qids, row)) if not c]
+    if practice_first:
+        answers.insert(0, (qids[0], False, "practice", 0))
+    return answers
+
+
+@pytest.fixture
+def exports(tmp_path, qids):
+    d = tmp_path / "class"
+    d.mkdir()
+    for n, row in enumerate(FIXTURE):
+        export_learner(d, f"learner{n}", _answers(row, qids, practice_first=n == 0))
+    return d
+
+
+def run_json(capsys, *argv):
+    code = main(["analyze", *argv, "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return json.loads(out.out)
+
+
+def test_exam_answers_give_the_hand_computed_figures(exports, qids, capsys):
+    data = run_json(capsys, str(exports), "--mode", "exam", "--min-responses", "6")
+    assert data["learners"] == 6 and data["files"] == 6
+    t = data["test"]
+    # As in test_stats.test_test_figures_by_hand: totals 4 3 2 2 1 2 out of 4.
+    assert t["attempts"] == 6 and t["complete"] is True
+    assert t["mean"] == pytest.approx(100 * 7 / 12) and t["median"] == pytest.approx(50)
+    assert t["sd"] == pytest.approx(100 * math.sqrt(16 / 15) / 4)
+    assert t["skewness"] == pytest.approx((11 / 15) / (16 / 15) ** 1.5)
+    assert t["kurtosis"] == pytest.approx(450 / 768)
+    assert t["cic"] == pytest.approx(100 / 12)
+    assert t["error_ratio"] == pytest.approx(100 * math.sqrt(11 / 12))
+    by_id = {q["id"]: q for q in data["questions"]}
+    for qid, ref in zip(qids, moodle_items(FIXTURE)):
+        q = by_id[qid]
+        assert q["responses"] == 6
+        assert q["facility"] == pytest.approx(float(ref["facility"]))
+        assert q["sd"] == pytest.approx(ref["sd"])
+        assert q["discrimination"] == pytest.approx(ref["discrimination"])
+        assert q["discriminative_efficiency"] == pytest.approx(ref["efficiency"])
+        assert q["intended_weight"] == pytest.approx(25)
+    # q1 by hand (test_stats.test_question_one_by_hand): facility 5/6, DI 29.28, DE 100%.
+    assert by_id[qids[0]]["discrimination"] == pytest.approx(29.277, abs=1e-3)
+
+
+def test_all_modes_take_the_earlier_practice_answer_first(exports, qids, capsys):
+    data = run_json(capsys, str(exports))
+    q1 = next(q for q in data["questions"] if q["id"] == qids[0])
+    # Learner 0's first answer to q1 is now the wrong practice one: 4 of 6 right.
+    assert q1["facility"] == pytest.approx(100 * 4 / 6)
+
+
+def test_xapi_exports_give_the_same_figures(tmp_path, qids, exports, capsys):
+    d = tmp_path / "lrs"
+    d.mkdir()
+    for n, row in enumerate(FIXTURE):
+        export_learner(d, f"learner{n}", _answers(row, qids, practice_first=n == 0), fmt="xapi")
+    from_json = run_json(capsys, str(exports), "--mode", "exam")
+    from_xapi = run_json(capsys, *sorted(str(p) for p in d.glob("*.jsonl")), "--mode", "exam")
+    assert from_xapi["test"] == pytest.approx(from_json["test"])
+    key = {q["id"]: q for q in from_json["questions"]}
+    for q in from_xapi["questions"]:
+        assert q == pytest.approx(key[q["id"]])
+
+
+def test_guess_scores_and_locations_come_from_the_bank(exports, qids, bank, capsys):
+    data = run_json(capsys, str(exports), "--mode", "exam")
+    by_id = {q["id"]: q for q in data["questions"]}
+    single, multi, tf, numeric = (bank.question(q) for q in qids)
+    assert by_id[single.id]["random_guess"] == pytest.approx(100 / len(single.choices))
+    n, k = len(multi.choices), multi.choose or sum(c.correct for c in multi.choices)
+    assert by_id[multi.id]["random_guess"] == pytest.approx(100 / math.comb(n, k))
+    assert by_id[tf.id]["random_guess"] == 50
+    assert by_id[numeric.id]["random_guess"] == pytest.approx(100 / (1 + len(numeric.distractors)))
+    # Over all modes a numeric question was mostly typed: nothing to guess among.
+    assert next(q for q in run_json(capsys, str(exports))["questions"] if q["id"] == numeric.id)["random_guess"] is None
+    assert random_guess_score(numeric, "all") is None
+    for q in (single, multi, tf, numeric):
+        assert by_id[q.id]["location"] == f"{q.source.path}:{q.source.line}"
+        assert by_id[q.id]["type"] == q.type
+
+
+def test_too_few_responses_is_the_only_flag_below_the_minimum(exports, capsys):
+    data = run_json(capsys, str(exports), "--mode", "exam")  # 6 learners, default minimum 10
+    assert data["min_responses"] == 10
+    assert all(q["flags"] == ["too few responses"] for q in data["questions"])
+
+
+def test_table_lists_flagged_questions_first_with_their_location(tmp_path, qids, bank, capsys):
+    d = tmp_path / "class"
+    d.mkdir()
+    extra = next(q for q in bank.questions if q.id not in qids)
+    for n, row in enumerate(FIXTURE):
+        # q2 discriminates negatively (its rest scores fall as its marks rise); a fifth question all get right.
+        answers = _answers(row, qids, practice_first=False) + [(extra.id, True, "exam", 30)]
+        export_learner(d, f"learner{n}", answers)
+    assert main(["analyze", str(d), "--mode", "exam", "--min-responses", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Item analysis: 6 learners, 5 questions" in out
+    check = out[out.index("Check these questions"):]
+    assert f"{extra.source.path}:{extra.source.line}: {extra.id}: facility over 95%" in check.replace("\n  ", " ")
+    assert f"{qids[1]}: negative discrimination" in check
+    table = out[:out.index("Check these questions")]
+    assert table.index(extra.id) < table.index(qids[0]) and table.index(qids[1]) < table.index(qids[0])
+    assert max(len(line) for line in table.splitlines()) <= 80
+
+
+def test_errors_exit_1_with_the_location_and_usage_mistakes_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "study-progress", "version": 1, "attempts": [{"correct": true}]}')
+    assert main(["analyze", str(bad)]) == 1
+    assert capsys.readouterr().err.strip() == f"study: error: {bad}: attempt 1: \"item_id\" must be a question id"
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"format": "study-progress", "version": 1, "attempts": []}')
+    assert main(["analyze", str(empty)]) == 1
+    assert "no answers" in capsys.readouterr().err
+    assert main(["analyze", str(empty), "--min-responses", "0"]) == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["analyze", str(empty), "--mode", "homework"])
+    assert exc.value.code == 2

@@ -1,0 +1,146 @@
+"""Reading exported results: first answers in time order, modes, directories, xAPI, and clear errors."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from study.analysis.results import ResultsError, load_results
+
+from .conftest import attempt, write_json
+
+
+def cell(responses, learner: int, qid: str) -> float:
+    return float(responses.marks[learner, responses.questions.index(qid)])
+
+
+def test_first_answer_in_time_order_even_when_listed_out_of_order(tmp_path, progress_doc):
+    doc = progress_doc([
+        attempt("q1", True, "2026-11-02T10:00:00+00:00"),
+        attempt("q1", False, "2026-11-02T09:00:00+00:00"),  # earlier, listed later: this is the first
+        attempt("q2", True, "2026-11-02T09:30:00Z"),
+    ])
+    r = load_results([write_json(tmp_path / "a.json", doc)])
+    assert r.questions == ("q1", "q2") and r.learners == (str(tmp_path / "a.json"),)
+    assert cell(r, 0, "q1") == 0 and cell(r, 0, "q2") == 1 and r.answers == 3
+
+
+def test_mode_keeps_exam_or_everything_else(tmp_path, progress_doc):
+    doc = progress_doc([
+        attempt("q1", False, "2026-11-02T09:00:00+00:00", mode="practice"),
+        attempt("q1", True, "2026-11-02T10:00:00+00:00", mode="exam"),
+        attempt("q2", True, "2026-11-02T11:00:00+00:00", mode="quiz"),
+    ])
+    path = write_json(tmp_path / "a.json", doc)
+    assert cell(load_results([path], "all"), 0, "q1") == 0
+    exam = load_results([path], "exam")
+    assert exam.questions == ("q1",) and cell(exam, 0, "q1") == 1
+    assert load_results([path], "practice").questions == ("q1", "q2")
+
+
+def test_learners_do_not_share_questions_missing_is_nan(tmp_path, progress_doc):
+    a = write_json(tmp_path / "a.json", progress_doc([attempt("q1", True, "2026-11-02T09:00:00+00:00")]))
+    b = write_json(tmp_path / "b.json", progress_doc([attempt("q2", False, "2026-11-02T09:00:00+00:00")]))
+    r = load_results([a, b])
+    assert r.marks.shape == (2, 2) and math.isnan(cell(r, 0, "q2")) and math.isnan(cell(r, 1, "q1"))
+
+
+def test_directory_reads_exports_and_lists_what_it_skipped(tmp_path, progress_doc):
+    d = tmp_path / "class"
+    (d / "week2").mkdir(parents=True)
+    write_json(d / "a.json", progress_doc([attempt("q1", True, "2026-11-02T09:00:00+00:00", uid="u1")]))
+    write_json(d / "week2" / "b.json", progress_doc([attempt("q1", False, "2026-11-02T09:00:00+00:00", uid="u2")]))
+    write_json(d / "settings.json", {"theme": "dark"})
+    (d / "notes.txt").write_text("not results")
+    r = load_results([d])
+    assert len(r.learners) == 2 and r.files == 3
+    assert len(r.skipped) == 1 and "settings.json" in r.skipped[0] and "neither" in r.skipped[0]
+
+
+def test_the_same_export_twice_counts_once(tmp_path, progress_doc):
+    doc = progress_doc([attempt("q1", True, "2026-11-02T09:00:00+00:00", uid="same")])
+    r = load_results([write_json(tmp_path / "a.json", doc), write_json(tmp_path / "copy.json", doc)])
+    assert len(r.learners) == 1 and "same answers as" in r.skipped[0]
+
+
+@pytest.mark.parametrize("content, expected", [
+    ('{"format": "study-progress", "version": 1, "attempts": [\n  {"item_id": }', r"a\.json:2:15: not valid JSON"),
+    ('{"theme": "dark"}', r"a\.json: neither a progress export"),
+    ('hello', r"a\.json: neither a progress export nor xAPI statements \(not JSON\)"),
+    ('{"format": "study-progress", "version": 9, "attempts": []}', r"a\.json: progress export version 9 is newer"),
+    ('{"format": "study-progress", "version": 1, "attempts": [{"correct": true}]}',
+     r"a\.json: attempt 1: \"item_id\" must be a question id"),
+    ('{"format": "study-progress", "version": 1, "attempts": [{"item_id": "q", "correct": true, "at": "soon"}]}',
+     r"a\.json: attempt 1: 'soon' is not an ISO 8601 time"),
+    ('{"format": "study-progress", "version": 1, "attempts": [{"item_id": "q", "correct": "yes"}]}',
+     r"a\.json: attempt 1: \"correct\" must be true or false"),
+])
+def test_a_named_file_that_is_not_results_is_an_error_with_its_location(tmp_path, content, expected):
+    path = tmp_path / "a.json"
+    path.write_text(content)
+    with pytest.raises(ResultsError, match=expected):
+        load_results([path])
+
+
+def test_missing_path_and_empty_directory(tmp_path):
+    with pytest.raises(ResultsError, match="no such file or directory"):
+        load_results([tmp_path / "nope.json"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ResultsError, match="no .json, .jsonl or .ndjson files"):
+        load_results([tmp_path / "empty"])
+
+
+BASE = "https://lms.example.edu/nca"
+
+
+def statement(actor, qid, success, at, verb="answered", mode="exam", scaled=None, params=""):
+    result = {"success": success}
+    if scaled is not None:
+        result["score"] = {"scaled": scaled}
+    return {
+        "actor": {"mbox": f"mailto:{actor}@example.com"},
+        "verb": {"id": f"http://adlnet.gov/expapi/verbs/{verb}"},
+        "object": {"id": f"{BASE}/questions/{qid}{params}"},
+        "result": result,
+        "context": {"contextActivities": {"parent": [{"id": f"{BASE}/{mode}"}], "grouping": [{"id": BASE}]}},
+        "timestamp": at,
+    }
+
+
+def test_xapi_lines_group_by_actor_and_keep_first_answers(tmp_path):
+    lines = [
+        statement("ann", "q1", False, "2026-11-02T09:00:00Z"),
+        statement("ann", "q1", True, "2026-11-02T10:00:00Z"),
+        statement("bob", "q1", True, "2026-11-02T09:00:00Z", mode="practice"),
+        statement("bob", "q2", False, "2026-11-02T09:05:00Z", verb="attempted"),  # left unanswered: 0
+        statement("bob", "tmpl", True, "2026-11-02T09:06:00Z", params="?gpus=8&model=llama"),
+        statement("ann", "q2", None, "2026-11-02T09:07:00Z", scaled=0.5),  # partial credit
+        {**statement("ann", "exam", True, "2026-11-02T09:08:00Z", verb="passed")},
+    ]
+    path = tmp_path / "lrs.jsonl"
+    path.write_text("\n".join(json.dumps(s) for s in lines) + "\n\n")
+    r = load_results([path])
+    assert r.questions == ("q1", "q2", "tmpl") and len(r.learners) == 2
+    ann = next(i for i, name in enumerate(r.learners) if name.startswith("mailto:ann"))
+    bob = 1 - ann
+    assert cell(r, ann, "q1") == 0 and cell(r, ann, "q2") == 0.5
+    assert cell(r, bob, "q1") == 1 and cell(r, bob, "q2") == 0 and cell(r, bob, "tmpl") == 1
+    exam = load_results([path], "exam")
+    assert exam.questions == ("q1", "q2", "tmpl") and math.isnan(cell(exam, bob, "q1"))
+
+
+def test_xapi_array_and_errors_with_line_numbers(tmp_path):
+    array = tmp_path / "lrs.json"
+    array.write_text(json.dumps([statement("ann", "q1", True, "2026-11-02T09:00:00Z")]))
+    assert load_results([array]).questions == ("q1",)
+    bad = tmp_path / "bad.jsonl"
+    good = json.dumps(statement("ann", "q1", True, "2026-11-02T09:00:00Z"))
+    bad.write_text(good + "\n" + good.replace('"result": {"success": true}', '"result": {}') + "\n")
+    with pytest.raises(ResultsError, match=r"bad\.jsonl:2: an answer statement needs result\.success"):
+        load_results([bad])
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(good + "\n" + "{oops\n")
+    with pytest.raises(ResultsError, match=r"broken\.jsonl:2:2: not valid JSON"):
+        load_results([broken])
