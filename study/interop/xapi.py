@@ -40,7 +40,7 @@ LANG = "en"
 ADL_VERB = "http://adlnet.gov/expapi/verbs/"
 ADL_TYPE = "http://adlnet.gov/expapi/activities/"
 INTERACTION_TYPE = ADL_TYPE + "cmi.interaction"
-CHOICE_IDS = "abcdefghijklmnopqrstuvwxyz"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
 _MODE_NAMES = {"exam": "timed exam", "quiz": "custom timed quiz", "practice": "practice", "review": "review"}
 _LETTERS = re.compile(r"^[A-Z](?:,[A-Z])*$")
 _EMAIL = re.compile(
@@ -139,6 +139,11 @@ def number_text(value: float) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("", "-0") else text
+
+
+def choice_id(i: int) -> str:
+    """The component id of the author's ``i``-th choice: ``a``, ``b``, ... (``c27`` past the alphabet)."""
+    return _LOWER[i] if i < len(_LOWER) else f"c{i + 1}"
 
 
 def _lang(text: str) -> dict[str, str]:
@@ -312,13 +317,13 @@ def _interaction(question: Any, inst: Any, given: str, correct: bool, session: _
     if question.type in ("single", "multi"):
         choices = list(question.choices or ())
         definition["interactionType"] = "choice"
-        definition["correctResponsesPattern"] = ["[,]".join(CHOICE_IDS[i] for i, c in enumerate(choices) if c.correct)]
-        definition["choices"] = [{"id": CHOICE_IDS[i], "description": _lang(c.text)} for i, c in enumerate(choices)]
+        definition["correctResponsesPattern"] = ["[,]".join(choice_id(i) for i, c in enumerate(choices) if c.correct)]
+        definition["choices"] = [{"id": choice_id(i), "description": _lang(c.text)} for i, c in enumerate(choices)]
         if given and _LETTERS.match(given):
             texts = _picked_texts(session, question.id, given)
             by_text = {c.text: i for i, c in enumerate(choices)}
             if texts is not None and all(t in by_text for t in texts):
-                response = "[,]".join(CHOICE_IDS[i] for i in sorted({by_text[t] for t in texts}))
+                response = "[,]".join(choice_id(i) for i in sorted({by_text[t] for t in texts}))
     elif question.type == "true_false":
         definition["interactionType"] = "true-false"
         definition["correctResponsesPattern"] = ["true" if question.answer else "false"]
@@ -584,7 +589,7 @@ def export_command(args: argparse.Namespace) -> int:
     from study.progress import StoreError, open_store
 
     try:
-        base = check_base(os.environ.get(BASE_ENV) or DEFAULT_BASE)
+        base = check_base(getattr(args, "xapi_base", None) or os.environ.get(BASE_ENV) or DEFAULT_BASE)
         actor = parse_actor(args.actor) if getattr(args, "actor", None) else default_actor(base)
     except ActorError as exc:
         print(f"study: error: {exc}", file=sys.stderr)

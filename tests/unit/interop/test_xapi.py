@@ -468,3 +468,22 @@ def test_every_answer_to_the_built_in_bank_agrees_with_the_graders_verdict(tmp_p
         kinds.add(st["object"]["definition"]["interactionType"])
         assert _agrees(st), st
     assert kinds == {"choice", "true-false", "numeric"}
+
+
+def test_choice_ids_past_the_alphabet_stay_distinct() -> None:
+    ids = [xapi.choice_id(i) for i in range(30)]
+    assert ids[:3] == ["a", "b", "c"] and ids[25] == "z" and ids[26] == "c27"
+    assert len(set(ids)) == 30
+
+
+def test_an_unwritable_file_is_one_line_and_exit_1(recorded: Recorded, tmp_path: Path, capsys) -> None:
+    target = tmp_path / "no-such-folder" / "out.jsonl"
+    assert xapi.export_command(command(recorded, str(target), "a@b.org")) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"study: error: cannot write {target}")
+
+
+def test_an_empty_store_exports_nothing(tmp_path: Path, capsys) -> None:
+    args = argparse.Namespace(db=str(tmp_path / "empty.db"), file="-", actor="a@b.org", questions=[str(DATA)])
+    assert xapi.export_command(args) == 0
+    assert capsys.readouterr().out == ""
