@@ -15,6 +15,13 @@ the institution's own):
 
 Statement ids are UUID 5 of the attempt's (or session's) uid and the actor, and the registration is UUID 5 of
 the session id, so exporting again yields the same statements and an LRS stores them once.
+
+The actor is ``--actor`` (an email, or ``HOMEPAGE|NAME`` for an account); without it, the local user name as an
+account on the base's site (``https://study-nca-aiio.invalid``). The answer exactly as given (shown letters,
+a number with its unit) goes in ``result.extensions["<base>/extensions/given"]``; the numeric unit and tolerance
+in the definition's extensions. An answer whose shown choice order the store did not keep (a practice set that
+was never submitted nor timed) goes out without ``response``; one to a question gone from the bank goes out with
+the question id and whatever the session report still says of it.
 """
 
 from __future__ import annotations
