@@ -7,12 +7,15 @@ from typing import Any
 from study.tui.services import Services
 
 
-def rate_card(services: Services, card_id: str, rating: str, seconds: float) -> None:
-    """Record a topic-card review (Again/Hard/Good/Easy) with the scheduler."""
+def rate_card(services: Services, card_id: str, rating: str, seconds: float, fallback: Any = None) -> None:
+    """Record a topic-card review (Again/Hard/Good/Easy) with the scheduler. ``fallback`` is a bank to take
+    the card's content hash from when a live reload has just dropped it from the current one."""
     from study.progress import Rating
 
     store = services.store
     bank = services.bank
+    if fallback is not None and (bank is None or not bank.has_item(card_id)):
+        bank = fallback
     store.review_card(card_id, bank.content_hash(card_id), getattr(Rating, rating.capitalize()), seconds,
                       services.now())
 

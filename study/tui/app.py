@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import time
+from functools import partial
 from typing import Any, Iterable
 
 from textual.app import App, SystemCommand
@@ -18,6 +19,10 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from study.tui.services import Clock, Services
+
+# How often the bank's files are checked for edits when live reload is on: a stat of each file, about
+# 0.5 ms for the shipped bank (bench/reload.py); a change shows after one to two polls.
+POLL_SECONDS = 1.0
 
 # name -> (module under study.tui.screens, class, palette title, help line).
 SCREENS: dict[str, tuple[str, str, str, str]] = {
@@ -55,17 +60,25 @@ class StudyApp(App[int]):
     BINDINGS = [
         Binding("question_mark,f1", "open('help')", "Help", key_display="?"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        # From any screen, so a reload's toast can say "press !" wherever the learner is.
+        Binding("exclamation_mark", "problems", "Problems", key_display="!", show=False),
     ]
 
     # Flips once the bank and store are resolved; screens watch it to fill in their data.
     ready: reactive[bool] = reactive(False)
+    # Counts live reloads of the bank; screens that show bank content watch it to refresh.
+    bank_version: reactive[int] = reactive(0)
 
-    def __init__(self, services: Services, *, bench_file: str | None = None, start: str | None = None) -> None:
+    def __init__(self, services: Services, *, bench_file: str | None = None, start: str | None = None,
+                 poll_seconds: float | None = POLL_SECONDS) -> None:
         super().__init__()
         self.services = services
         self._start = start if start in SCREENS else None
         self._bench_file = bench_file
         self._bench_done = False
+        self._poll_seconds = poll_seconds
+        self._watch_timer: Any = None
+        self._reloading = False
 
     # -- start-up ---------------------------------------------------------------------------------------
 
@@ -104,6 +117,8 @@ class StudyApp(App[int]):
                 timeout=8,
             )
         self.call_after_refresh(self._offer_resume)
+        if self.services.watcher is not None and self._poll_seconds and self._watch_timer is None:
+            self._watch_timer = self.set_interval(self._poll_seconds, self.poll_bank, name="bank-watch")
         if self._start and self._start != "home":
             self.action_open(self._start)
             self._start = None
@@ -135,6 +150,55 @@ class StudyApp(App[int]):
         from study.tui.screens.exam import offer_resume
 
         offer_resume(self, active)
+
+    # -- live reload ------------------------------------------------------------------------------------
+
+    def poll_bank(self) -> bool:
+        """Look at the bank's files once (cheap enough for the UI thread); a change that has settled is
+        reloaded in a worker. Returns whether a reload started. Tests call this instead of waiting."""
+        watcher = self.services.watcher
+        if watcher is None or self._reloading:
+            return False
+        change = watcher.poll()
+        if not change:
+            return False
+        self._reloading = True
+        self.run_worker(partial(self._reload, change), thread=True, name="bank-reload", group="bank-reload")
+        return True
+
+    def _reload(self, change: Any) -> None:
+        old = self.services.bank
+        try:
+            bank, errors = self.services.reload(change)
+        except Exception as exc:  # never leave the watcher stuck in "reloading"
+            bank, errors = None, [f"reload failed: {exc}"]
+        self.call_from_thread(self._reloaded, change, old, bank, errors)
+
+    def _reloaded(self, change: Any, old: Any, bank: Any, errors: list[str]) -> None:
+        from study.bank.watch import describe
+
+        self._reloading = False
+        services = self.services
+        services.reload_error = "; ".join(errors) or None
+        if bank is not None:
+            # One assignment on the UI thread: every screen reads either the old bank or the new one.
+            services.bank = bank
+            services.errors = [e for e in services.errors if not e.startswith(Services.BANK_LOAD_ERROR)]
+        self.bank_version += 1
+        if bank is not None:
+            text, n_errors = describe(change, bank, services.watcher.roots, old)
+            self.notify(
+                text + (". Press ! to see them." if n_errors else ""),
+                title="bank reloaded",
+                severity="warning" if n_errors else "information",
+                timeout=8 if n_errors else 4,
+            )
+        for err in errors:
+            self.notify(err.splitlines()[0] + " Press ! for details.", title="reload", severity="error", timeout=10)
+
+    def action_problems(self) -> None:
+        if type(self.screen).__name__ != SCREENS["problems"][1]:
+            self.action_open("problems")
 
     def _apply_theme(self) -> None:
         theme = self.services.setting("theme", None)
@@ -174,20 +238,27 @@ def make_app(
     content: str | None = None,
     start: str | None = None,
     bench_file: str | None = None,
+    watch: bool | None = None,
+    poll_seconds: float | None = POLL_SECONDS,
 ) -> StudyApp:
     """Build the app with injected services; anything left as None is loaded for real (the built-in bank,
     or ``questions``/``content`` folders when given). ``start`` names a screen of ``SCREENS`` to open once
-    the services are ready (``study quiz`` could open ``"practice"``)."""
-    services = Services(bank=bank, store=store, db=db, seed=seed, questions=questions, content=content)
+    the services are ready (``study quiz`` could open ``"practice"``).
+
+    ``watch`` turns live reload of a bank loaded from files on or off (None: on for a source checkout or
+    given folders, see ``study.bank.watch.enabled_by_default``); ``poll_seconds=None`` watches without a
+    timer, for tests that call ``poll_bank`` themselves."""
+    services = Services(bank=bank, store=store, db=db, seed=seed, questions=questions, content=content,
+                        watch=watch)
     if clock is not None:
         services.clock = clock
-    return StudyApp(services, bench_file=bench_file, start=start)
+    return StudyApp(services, bench_file=bench_file, start=start, poll_seconds=poll_seconds)
 
 
-def run_app(db: str | None = None, start: str | None = None) -> int:
+def run_app(db: str | None = None, start: str | None = None, watch: bool | None = None) -> int:
     # STUDY_TUI_BENCH names a file where bench/startup.py reads paint times; the app then exits by itself.
     bench_file = os.environ.get("STUDY_TUI_BENCH") or None
-    app = make_app(db=db, start=start, bench_file=bench_file)
+    app = make_app(db=db, start=start, bench_file=bench_file, watch=watch)
     result = app.run()
     if app.return_code not in (None, 0):
         return int(app.return_code)

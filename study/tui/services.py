@@ -21,6 +21,8 @@ def utc_now() -> datetime:
 
 @dataclass
 class Services:
+    BANK_LOAD_ERROR = "could not load the question bank"
+
     bank: Any = None
     store: Any = None
     clock: Clock = utc_now
@@ -31,6 +33,12 @@ class Services:
     # None means a fresh seed per session; tests pin it so snapshots are reproducible.
     seed: int | None = None
     errors: list[str] = field(default_factory=list)
+    # Live reload: None decides by ``study.bank.watch.enabled_by_default``; only a bank loaded from files
+    # (not one injected by a test) is watched.
+    watch: bool | None = None
+    watcher: Any = None
+    # Why the last reload kept the previous bank or catalog (a blueprint or spec that does not load).
+    reload_error: str | None = None
 
     @property
     def ready(self) -> bool:
@@ -39,12 +47,13 @@ class Services:
     def load(self) -> None:
         """Resolve whatever was not injected. Safe to call from a worker thread."""
         if self.bank is None:
+            self._start_watching()
             try:
                 from study.bank.cache import load_bank_cached
 
                 self.bank = load_bank_cached(questions=self.questions, content=self.content)
             except Exception as exc:  # the app must still open and say why
-                self.errors.append(f"could not load the question bank: {exc}")
+                self.errors.append(f"{self.BANK_LOAD_ERROR}: {exc}")
         if self.store is None:
             try:
                 from study.progress import open_store
@@ -52,6 +61,38 @@ class Services:
                 self.store = open_store(self.db)
             except Exception as exc:
                 self.errors.append(f"could not open the progress store: {exc}")
+
+    def _start_watching(self) -> None:
+        from study.bank import watch
+
+        on = self.watch if self.watch is not None else watch.enabled_by_default(self.questions, self.content)
+        if not on:
+            return
+        try:
+            self.watcher = watch.Watcher(watch.bank_roots(self.questions, self.content))
+            # Before the load: an edit saved while the bank loads is then reloaded, not missed.
+            self.watcher.prime()
+        except Exception as exc:  # watching is a convenience; the app works without it
+            self.watcher = None
+            self.errors.append(f"live reload is off: {exc}")
+
+    def reload(self, change: Any) -> tuple[Any, list[str]]:
+        """Load what ``change`` touched; safe off the UI thread. Returns the new bank (``None`` when it was not
+        reloaded) and what could not be reloaded, in which case the previous bank or catalog stays in use."""
+        from study.bank import watch
+
+        errors: list[str] = []
+        if watch.SPEC in change.kinds:
+            error = watch.reload_specs()
+            if error:
+                errors.append(f"calculator catalog not reloaded: {error}")
+        bank = None
+        if change.kinds - {watch.SPEC}:
+            try:
+                bank = watch.reload_bank(self.questions, self.content)
+            except Exception as exc:  # a blueprint that does not load: keep serving the old bank
+                errors.append(f"question bank not reloaded: {exc}")
+        return bank, errors
 
     def next_seed(self) -> int:
         if self.seed is not None:

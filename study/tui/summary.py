@@ -57,6 +57,8 @@ def home(services: Services) -> dict[str, Any]:
         "exams": "",
     }
     errors = list(services.errors)
+    if services.reload_error:
+        errors.append("the last edit could not be reloaded")
     if bank is not None:
         n_err = sum(1 for d in bank.diagnostics if d.severity == "error")
         if n_err:

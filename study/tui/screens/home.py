@@ -61,6 +61,7 @@ class HomeScreen(Screen):
         self.query_one("#home-forecast-box").border_title = "Reviews due, next 30 days"
         self.query_one("#home-exams").border_title = "Last exams"
         self.watch(self.app, "ready", self._on_ready, init=True)
+        self.watch(self.app, "bank_version", self._on_reload, init=False)
 
     def on_resize(self, event: events.Resize) -> None:
         # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
@@ -78,7 +79,7 @@ class HomeScreen(Screen):
     def _has_problems(self) -> bool:
         services = self.app.services
         bank = services.bank
-        return bool(services.errors or getattr(services.store, "notice", None)
+        return bool(services.errors or services.reload_error or getattr(services.store, "notice", None)
                     or (bank is not None and bank.diagnostics))
 
     def action_problems(self) -> None:
@@ -93,6 +94,11 @@ class HomeScreen(Screen):
 
     def _on_ready(self, ready: bool) -> None:
         if ready:
+            self.refresh_data()
+
+    def _on_reload(self, _version: int) -> None:
+        # Counts and the problems line follow the edited bank; the footer's "!" may come or go.
+        if getattr(self.app, "ready", False):
             self.refresh_data()
 
     def refresh_data(self) -> None:

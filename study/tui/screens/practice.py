@@ -46,6 +46,30 @@ def start_practice(app: App, *, count: int = 10, replace: bool = False, **filter
     return True
 
 
+def refresh_upcoming(session: Any, bank: Any) -> int:
+    """After a live reload, redraw the questions still ahead in an untimed practice set from the edited bank
+    (same seed, so the same parameters and choice order where the question allows). The current question and
+    answered ones stay as asked; a question now missing from the bank (its file broke) is kept as drawn.
+    Timed sets are saved for resume and stay frozen, like exams. Returns how many were replaced."""
+    if session.mode != "practice" or session.deadline is not None:
+        return 0
+    from study.quiz.instance import InstanceError, instantiate
+
+    replaced = 0
+    for i in range(session.index + 1, session.count):
+        old = session.instances[i]
+        if session.answers[i] is not None or not bank.has_item(old.qid):
+            continue
+        try:
+            new = instantiate(bank.question(old.qid), session.seed, hash_=bank.content_hash(old.qid))
+        except (InstanceError, KeyError):
+            continue
+        if new != old:
+            session.instances[i] = new
+            replaced += 1
+    return replaced
+
+
 class PracticeSetupScreen(Screen):
     SUB_TITLE = "Practice"
     BINDINGS = [
@@ -136,6 +160,12 @@ class PracticeScreen(QuizScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#exam-timer").display = False
+        self.watch(self.app, "bank_version", self._on_reload, init=False)
+
+    def _on_reload(self, _version: int) -> None:
+        bank = self.app.services.bank
+        if bank is not None:
+            refresh_upcoming(self.session, bank)
 
     def update_header(self) -> None:
         super().update_header()

@@ -39,6 +39,7 @@ class ReviewScreen(Screen):
         self.graded = False
         self.rated: dict[str, str] = {}
         self._shown_at = time.monotonic()
+        self._bank: Any = None  # the bank this review was drawn from
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -67,6 +68,7 @@ class ReviewScreen(Screen):
         if store is None or bank is None:
             self._finish("The progress store is not open: nothing to review.")
             return
+        self._bank = bank
         now = services.now()
         if new_cards:
             seen = store.seen_ids("card")
@@ -102,7 +104,7 @@ class ReviewScreen(Screen):
         if self.position < len(self.cards):
             self.phase = "card"
             switch.current = "review-card"
-            card = self.app.services.bank.card(self.cards[self.position])
+            card = self._card(self.cards[self.position])
             self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n*space to show the card*")
             self._status(f"card {self.position + 1}/{self.total} · recall what you know, then space")
             return
@@ -116,6 +118,12 @@ class ReviewScreen(Screen):
             self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
             return
         self._finish(f"Review done: {self.total} item(s). Well done.")
+
+    def _card(self, card_id: str) -> Any:
+        """The card as it is now (a live reload may have edited it), or as it was when the review began if
+        its topic file no longer loads: a review in progress never loses a card."""
+        bank = self.app.services.bank
+        return bank.card(card_id) if bank is not None and bank.has_item(card_id) else self._bank.card(card_id)
 
     def _status(self, text: str) -> None:
         self.query_one("#review-status", Static).update(text)
@@ -133,7 +141,7 @@ class ReviewScreen(Screen):
     def action_reveal(self) -> None:
         if self.phase != "card" or self.revealed:
             return
-        card = self.app.services.bank.card(self.cards[self.position])
+        card = self._card(self.cards[self.position])
         self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n{card.body}")
         self.revealed = True
         self._status("rate: 1 again · 2 hard · 3 good · 4 easy")
@@ -149,7 +157,8 @@ class ReviewScreen(Screen):
 
             card_id = self.cards[self.position]
             rating = RATING_KEYS[str(n)]
-            actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at)
+            actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at,
+                              fallback=self._bank)
             self.rated[card_id] = rating
             self.position += 1
             self._show()

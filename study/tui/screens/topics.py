@@ -59,6 +59,7 @@ class TopicsScreen(Screen):
         tree = self.query_one(Tree)
         tree.show_root = False
         self.watch(self.app, "ready", self._on_ready, init=True)
+        self.watch(self.app, "bank_version", self._on_reload, init=False)
 
     def _on_ready(self, ready: bool) -> None:
         if not ready or self.app.services.bank is None:
@@ -70,6 +71,47 @@ class TopicsScreen(Screen):
         elif topic_id:
             self.show("topic", topic_id)
         self.query_one(Tree).focus()
+
+    def _on_reload(self, _version: int) -> None:
+        """The bank was reloaded after an edit: rebuild the tree (same search) and show the new text of what
+        was selected, or the hint when it is gone (its file broke or it was renamed)."""
+        bank = self.app.services.bank
+        if bank is None or not self.app.ready:
+            return
+        self.build_tree(self.query_one("#topics-search", Input).value)
+        selected, self.selected = self.selected, None
+        if selected is None:
+            return
+        kind, ident = selected
+        try:
+            self.show(kind, ident)
+        except (KeyError, StopIteration):
+            self.query_one("#topics-markdown", Markdown).update(HINT)
+            self.query_one("#topics-card").border_title = "Card"
+            return
+        self._move_cursor_to(selected)
+
+    def _move_cursor_to(self, data: tuple[str, str]) -> None:
+        tree = self.query_one(Tree)
+
+        def find(node: Any) -> Any:
+            for child in node.children:
+                if child.data == data:
+                    return child
+                hit = find(child)
+                if hit is not None:
+                    return hit
+            return None
+
+        node = find(tree.root)
+        if node is None:
+            return
+        parent = node.parent
+        while parent is not None:
+            parent.expand()
+            parent = parent.parent
+        # After the refresh: a node's line in the tree is only known once the rebuilt tree is laid out.
+        tree.call_after_refresh(tree.move_cursor, node)
 
     # -- tree -------------------------------------------------------------------------------------------
 
