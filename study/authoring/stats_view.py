@@ -72,13 +72,13 @@ def summary_lines(stats: dict[str, Any]) -> Iterator[str]:
     yield (f"{n} questions (target {t['min_questions']}); domains "
            + "/".join(f"{d['percent']:g}" for d in stats["domains"]) + "% (blueprint "
            + "/".join(str(d["weight"]) for d in stats["domains"]) + ")")
-    yield "types " + ", ".join(f"{k} {v}" for k, v in stats["types"].items())
+    yield "types " + (", ".join(f"{k} {v}" for k, v in stats["types"].items()) or "none")
     yield (f"choose-two {stats['choose_two']} = {stats['choose_two_percent']}% (target {t['choose_two_min_percent']:g}%); "
-           "difficulty " + ", ".join(f"{k}: {v}" for k, v in stats["difficulty"].items()))
+           "difficulty " + (", ".join(f"{k}: {v}" for k, v in stats["difficulty"].items()) or "none"))
     yield (f"templated {stats['templated']}, calculator scenarios {stats['calculator']} "
            f"(target {t['min_calculator']}), volatile {stats['volatile']}")
     if stats["errors"]:
-        yield f"[yellow]{stats['errors']} problems in the files kept questions out of these counts; run `study lint`[/yellow]"
+        yield f"[yellow]{stats['errors']} errors in the question files: questions with errors are not counted; run `study lint`[/yellow]"
 
 
 def gap_lines(stats: dict[str, Any]) -> Iterator[Any]:

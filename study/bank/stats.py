@@ -98,7 +98,8 @@ def find_gaps(stats: dict[str, Any], targets: Targets = TARGETS) -> list[dict[st
     if total < targets.min_questions:
         gaps.append(_gap("error", "bank-size", "bank", f"the bank has {total} questions, target {targets.min_questions} ({targets.min_questions - total} short)", targets.min_questions - total))
     tol = targets.domain_tolerance_points
-    for d in stats["domains"]:
+    # Shares of an empty bank mean nothing; its size is the gap.
+    for d in stats["domains"] if total else ():
         n, w, pct = d["questions"], d["weight"], d["percent"]
         diff = round(pct - w, 1)
         head = f"domain {d['id']} is {pct}% of the bank, blueprint {w}% ({diff:+.1f} points"

@@ -123,3 +123,12 @@ def test_cli_on_the_shipped_bank_exits_0_and_the_table_fits_80_columns(capsys: p
 def test_unknown_questions_path_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bank", "stats", "--questions", "/nonexistent/q"]) == 2
     assert "no such file or folder: /nonexistent/q" in capsys.readouterr().err
+
+
+def test_an_empty_bank_reports_its_size_not_meaningless_shares(tmp_path: Path, content_dir: Path) -> None:
+    empty = tmp_path / "none"
+    empty.mkdir()
+    stats = bank_stats(load_bank(questions=[empty], content=content_dir))
+    codes = {g["code"] for g in stats["gaps"]}
+    assert "bank-size" in codes and "domain-weight" not in codes
+    assert _gap(stats, "bank-size", "bank")["short_by"] == 300
