@@ -90,7 +90,9 @@ def yaml_scalar(value: Any, indent: int) -> str:
     if _block_safe(text):
         pad = " " * indent
         return "|-\n" + "\n".join(pad + line if line else "" for line in text.split("\n"))
-    style = '"' if "\n" in text else None
+    # Line breaks YAML knows beyond "\n" (NEL, LS, PS) and unprintables are safe only as double-quoted escapes.
+    awkward = any(not ch.isprintable() or ch in "\u2028\u2029\x85\ufeff" for ch in text)
+    style = '"' if awkward else None
     dumped = yaml.safe_dump(text, allow_unicode=True, width=2**31 - 1, default_style=style)
     if dumped.endswith("\n...\n"):
         dumped = dumped[:-5]
@@ -204,8 +206,7 @@ def import_command(args: argparse.Namespace) -> int:
         return 1
     name = Path(out).stem if out != "-" else Path(source_path).stem
     today = dt.date.today()
-    result = convert(source, source_path, prefix=slug(name, 30), objectives=objectives,
-                     default_objective=default_objective)
+    result = convert(source, prefix=slug(name, 30), objectives=objectives, default_objective=default_objective)
     for p in result.problems:
         print(f"{source_path}:{p.loc}: {PROBLEM_WORDS[p.kind]}: {p.message}", file=sys.stderr)
     errors = sum(p.kind == "error" for p in result.problems)
@@ -253,6 +254,9 @@ def _summary(result: ImportResult, out: str, errors: int) -> None:
     if guessed.get("unit"):
         print(f"assumed: a plain number (unit '1') for {guessed['unit']} numeric answers (GIFT numbers have no unit)",
               file=sys.stderr)
+    if result.templated:
+        print(f"{result.templated} questions were templated in study: each comes back as the one fixed instance "
+              "the GIFT file holds (parameters and calc expressions are not in GIFT)", file=sys.stderr)
     if result.multi:
         print(f"{result.multi} multiple-answer questions become choose-N, graded all or nothing (Moodle gives "
               "partial credit)", file=sys.stderr)

@@ -47,6 +47,7 @@ class ImportResult:
     skipped: int = 0
     folded: int = 0
     multi: int = 0
+    templated: int = 0
 
 
 # --- text formats -------------------------------------------------------------------------------------------
@@ -163,13 +164,10 @@ def slug(text: str, limit: int = 60) -> str:
 
 
 class Converter:
-    def __init__(self, path: str, *, prefix: str, objectives: set[str], default_objective: str | None,
-                 today: dt.date | None = None):
-        self.path = path
+    def __init__(self, *, prefix: str, objectives: set[str], default_objective: str | None):
         self.prefix = prefix
         self.objectives = objectives
         self.default_objective = default_objective
-        self.today = today or dt.date.today()
         self.result = ImportResult()
         self.ids: set[str] = set()
 
@@ -261,6 +259,8 @@ class Converter:
             data["tags"] = list(dict.fromkeys(tags))
         self.references(conv, meta)
         self.verified(conv, meta)
+        if "templated" in meta:
+            self.result.templated += 1
         volatile = meta.get("volatile")
         if volatile == "true":
             data["volatile"] = True
@@ -487,8 +487,10 @@ def percent_text(value: float) -> str:
     return text
 
 
-def convert(source: str, path: str, *, prefix: str, objectives: set[str], default_objective: str | None,
-            today: dt.date | None = None) -> ImportResult:
-    """GIFT ``source`` (read from ``path``) as importable questions plus the problems met on the way."""
-    return Converter(path, prefix=prefix, objectives=objectives, default_objective=default_objective,
-                     today=today).run(source)
+def convert(source: str, *, prefix: str, objectives: set[str], default_objective: str | None = None) -> ImportResult:
+    """GIFT ``source`` as importable questions plus the problems met on the way.
+
+    ``prefix`` starts ids made up from titles or text; ``default_objective`` serves questions whose
+    metadata and category name none.
+    """
+    return Converter(prefix=prefix, objectives=objectives, default_objective=default_objective).run(source)
