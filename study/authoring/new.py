@@ -164,21 +164,23 @@ def place(path: Path, spec: SkeletonSpec) -> Placement:
         if path.is_dir():
             raise AuthoringError(f"{path}: is a folder; give a question file")
         try:
-            text = path.read_text(encoding="utf-8")
+            # newline="": see the file's own line endings, to append in the same ones.
+            with open(path, encoding="utf-8", newline="") as fh:
+                text = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
             raise AuthoringError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
         if not text.strip():
             addition = FILE_HEADER + render_question(spec)
-            before = text
         else:
             column, sep = _append_point(path, text)
             addition = sep + render_question(spec, column)
-            before = text
-        exists = True
+        before, exists = text, True
     else:
         if not path.parent.is_dir():
             raise AuthoringError(f"{path.parent}: no such folder")
         before, addition, exists = "", FILE_HEADER + render_question(spec), False
+    if "\r\n" in before:
+        addition = addition.replace("\n", "\r\n")  # keep a Windows file's line endings uniform
     combined = before + addition
     ids_before = _ids_in(before) if before.strip() else []
     ids_after = _ids_in(combined)

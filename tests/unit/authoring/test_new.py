@@ -195,3 +195,14 @@ def test_out_dash_prints_and_writes_nothing(tmp_path: Path, capsys: pytest.Captu
     printed = capsys.readouterr().out
     assert printed.startswith("# Questions for the NCA-AIIO") and "calc:" in printed
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_windows_file_keeps_its_line_endings(tmp_path: Path, tf_question) -> None:
+    out = tmp_path / "crlf.yaml"
+    original = ("questions:\n" + tf_question("d1-crlf-01", "1.3")).replace("\n", "\r\n").encode()
+    out.write_bytes(original)
+    assert main(["new", "question", "--type", "true_false", "--objective", "1.3", "--out", str(out)]) == 0
+    data = out.read_bytes()
+    assert data.startswith(original)
+    assert b"\n" not in data.replace(b"\r\n", b"")
+    assert b"- id: d1-crlf-02\r\n" in data

@@ -207,3 +207,12 @@ def test_a_terminal_gets_the_learner_view_in_a_box(qfile: Path, capsys, monkeypa
     assert main(["preview", str(qfile)]) == 0
     out = capsys.readouterr().out
     assert "╭" in out and "│ Question 1 of 1 (objective 2.9)" in out
+
+
+def test_accepted_range_reads_relative_and_absolute_tolerances() -> None:
+    from study.authoring.preview import accepted_range
+
+    assert accepted_range(140, "GB", "2%", 3) == "137.2 GB to 142.8 GB"
+    assert accepted_range(10, "GB", "0.5", 3) == "9.5 GB to 10.5 GB"
+    # An absolute tolerance in another unit is converted: 500 MB is 0.5 GB.
+    assert accepted_range(10, "GB", "500 MB", 3) == "9.5 GB to 10.5 GB"
