@@ -21,6 +21,7 @@ from study.interop.gift_export import FREE_KEYS, UNIT_SENTENCE, nominal_toleranc
 from study.interop.gift_syntax import Item, Loc, Problem, Text, parse, significant_digits
 
 DEFAULT_DIFFICULTY = 2
+SIMPLE_KEYS = ("objective", "difficulty", "topic", "verified", "volatile", "digits")
 _ID_RE = re.compile(ID_PATTERN)
 _OBJ_RE = re.compile(OBJECTIVE_PATTERN)
 _TOL_RE = re.compile(TOLERANCE_PATTERN)
@@ -62,6 +63,7 @@ class _HtmlToMarkdown(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.out: list[str] = []
         self.dropped: set[str] = set()
+        self.links: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         if tag in self.INLINE:
@@ -74,12 +76,17 @@ class _HtmlToMarkdown(HTMLParser):
             self.out.append("\n- ")
         elif tag in ("ul", "ol"):
             self.out.append("\n")
-        elif tag not in ("span",):
+        elif tag == "a" and dict(attrs).get("href"):
+            self.out.append("[")
+            self.links.append(dict(attrs)["href"])
+        elif tag not in ("span", "a"):
             self.dropped.add(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self.INLINE:
             self.out.append(self.INLINE[tag])
+        elif tag == "a" and self.links:
+            self.out.append(f"]({self.links.pop()})")
         elif tag in ("p", "div", "ul", "ol"):
             self.out.append("\n\n")
 
@@ -132,8 +139,9 @@ def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[s
             continue
         for pair in rest.split():
             key, eq, value = pair.partition("=")
-            if not eq:
-                notes.append(Problem(loc, "note", f"'// study: {pair}' is not key=value; ignored"))
+            if not eq or key not in SIMPLE_KEYS:
+                notes.append(Problem(loc, "note", f"'// study: {pair}' is not one of "
+                                     f"{', '.join(k + '=' for k in (*SIMPLE_KEYS, *FREE_KEYS))}; ignored"))
                 continue
             meta[key] = value
     return meta
@@ -215,12 +223,11 @@ class Converter:
         assert item.stem is not None
         stem = self.md(item.stem)
         if not stem:
-            self.problem(item.loc, "error", "the question has no text")
+            self.skip(item, "the question has no text")
             return None
         meta = read_metadata(item.comments, item.loc, self.result.problems)
         data: dict[str, Any] = {}
         conv = Converted(data, item.loc)
-        data["id"] = self.make_id(item, meta, stem)
         self.objective(conv, meta, category_objective)
         self.difficulty(conv, meta)
         topic = meta.get("topic")
@@ -264,6 +271,8 @@ class Converter:
         volatile = meta.get("volatile")
         if volatile == "true":
             data["volatile"] = True
+        # The id is made last so a question skipped half-way does not take one.
+        conv.data = {"id": self.make_id(item, meta, stem), **data}
         for m in PLACEHOLDER_RE.finditer(stem):
             self.problem(item.stem.loc, "note", f"the text has {m.group(0)}, which study reads as a template "
                          "placeholder: lint will flag it; reword it if it is meant literally")
@@ -392,9 +401,6 @@ class Converter:
             else:
                 conv.choice_todo.add(i)
             choices.append(choice)
-        # Keep the key order of the bank's files: type before stem, choices after.
-        stem = conv.data.pop("stem")
-        conv.data["stem"] = stem
         conv.data["choices"] = choices
         return True
 
@@ -418,17 +424,12 @@ class Converter:
         value = right.value
         unit = meta.get("unit")
         m = _UNIT_SENTENCE_RE.search(stem)
-        if m and (unit is None or m.group("unit") == unit):
+        if m and (m.group("unit") == unit or (unit is None and _known_unit(m.group("unit")))):
             unit = m.group("unit")
             stem = stem[:m.start()].rstrip()
-        if unit:
-            try:
-                from study.calc.units import parse_unit
-
-                parse_unit(unit)
-            except ValueError as exc:
-                self.problem(item.loc, "note", f"unit {unit!r}: {exc}; lint will flag it")
-        else:
+        if unit and not _known_unit(unit):
+            self.problem(item.loc, "note", f"unit {unit!r} is not one study knows; lint will flag it")
+        if not unit:
             unit = "1"
             conv.guessed["unit"] = "GIFT numbers have no unit: a plain number ('1') assumed"
         tolerance = self.tolerance(item, meta, value, right.tolerance, unit)
@@ -475,11 +476,22 @@ class Converter:
                 nominal = nominal_tolerance(stated, value, unit)
             except (ValueError, ImportError):
                 nominal = None
-            if nominal is not None and abs(nominal - gift_tol) <= 1e-9 * max(1.0, abs(value), gift_tol) + 1e-12:
+            # GIFT numbers carry 12 significant digits, so agreement to 1e-9 relative means the same tolerance.
+            if nominal is not None and abs(nominal - gift_tol) <= 1e-9 * max(abs(nominal), gift_tol) + 1e-300:
                 return stated
             self.problem(item.answer_loc or item.loc, "note", f"the GIFT tolerance \u00b1{number(gift_tol)} disagrees "
                          f"with the study: comment ({stated}); the GIFT one is used")
         return number(gift_tol)
+
+
+def _known_unit(unit: str) -> bool:
+    from study.calc.units import parse_unit
+
+    try:
+        parse_unit(unit)
+    except ValueError:
+        return False
+    return True
 
 
 def percent_text(value: float) -> str:

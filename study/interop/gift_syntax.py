@@ -184,14 +184,23 @@ def unescape(raw: str) -> str:
     return "".join(out)
 
 
-def _text(block: _Block, start: int, end: int, default_format: str) -> Text:
+def _text(block: _Block, start: int, end: int, default_format: str, raw: str | None = None) -> Text:
+    """A piece of text: trimmed, its ``[format]`` prefix read, escapes undone, and where it starts.
+
+    ``raw`` replaces the block's text between ``start`` and ``end`` (the missing-word stem); cutting raw text
+    only at unescaped control characters means no escape pair is ever split.
+    """
     start, end = block.trim(start, end)
+    loc = block.loc(start)
+    if raw is None:
+        raw = block.raw(start, end)
+    raw = raw.strip(_TRIM)
     fmt = default_format
-    m = _FORMAT_RE.match(block.text, start, end) if start < end else None
-    if m and not any(block.escaped[m.start():m.end()]):
+    m = _FORMAT_RE.match(raw)
+    if m:
         fmt = m.group(1)
-        start, end = block.trim(m.end(), end)
-    return Text(unescape(block.raw(start, end)).strip(_TRIM), fmt, block.loc(start))
+        raw = raw[m.end():].strip(_TRIM)
+    return Text(unescape(raw).strip(_TRIM), fmt, loc)
 
 
 def split_blocks(source: str) -> list[tuple[Loc, list[str], _Block]]:
@@ -280,15 +289,9 @@ def _parse_block(block: _Block, comments: list[str], problems: list[Problem]) ->
                                 "(write \\{ or \\} for a literal brace)"))
         return None
     item.answer_loc = block.loc(opening)
-    # The stem is the text around the answer block; answers in mid-sentence leave a blank (Moodle's missing word).
-    before_s, before_e = block.trim(pos, opening)
-    after_s, after_e = block.trim(closing + 1, n)
-    if after_s < after_e:
-        stem = _text(block, pos, opening, "moodle")
-        after = _text(block, closing + 1, n, stem.format)
-        joiner_before = "" if stem.text == "" else " "
-        stem.text = f"{stem.text}{joiner_before}_____{'' if after.text[:1] in '.,;:!?)' else ' '}{after.text}"
-        item.stem = stem
+    if block.trim(closing + 1, n)[0] < n:
+        # Text after the answers: Moodle puts a blank where they were ("missing word" questions).
+        item.stem = _text(block, pos, n, "moodle", raw=text[pos:opening] + "_____" + text[closing + 1:])
     else:
         item.stem = _text(block, pos, opening, "moodle")
     fmt = item.stem.format

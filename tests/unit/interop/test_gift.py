@@ -273,3 +273,19 @@ def test_placeholder_like_text_is_flagged():
     result = convert("Is \\{x\\} a set? {T####yes}", prefix="m", objectives=OBJECTIVES, default_objective="1.1")
     assert result.questions[0].data["stem"] == "Is {x} a set?"
     assert any("template" in p.message and p.kind == "note" for p in result.problems)
+
+
+def test_html_links_and_unknown_tags():
+    src = '[html]See <a href="https://docs.nvidia.com/x">the guide</a><img src="a.png"> now?{T####ok}'
+    result = convert(src, prefix="m", objectives=OBJECTIVES, default_objective="1.1")
+    assert result.questions[0].data["stem"] == "See [the guide](https://docs.nvidia.com/x) now?"
+    assert [p.message for p in result.problems if p.kind == "note"] == [
+        "HTML tags without a Markdown equivalent were removed: <img>"]
+
+
+def test_unit_sentence_without_metadata():
+    src = "How big?\\n\\nAnswer in GB.{#80:1####x}\n\nHow ripe?\\n\\nAnswer in bananas.{#3####y}\n"
+    first, second = (c.data for c in convert(src, prefix="m", objectives=OBJECTIVES, default_objective="1.1").questions)
+    assert (first["stem"], first["answer"]["unit"]) == ("How big?", "GB")
+    # Not a unit study knows: the sentence stays part of the text and the number is plain.
+    assert (second["stem"], second["answer"]["unit"]) == ("How ripe?\n\nAnswer in bananas.", "1")
