@@ -142,7 +142,7 @@ def _mapping_lines(data: dict[str, Any], indent: int, first_prefix: str, notes: 
 
 def question_yaml(conv: Converted) -> list[str]:
     data = dict(conv.data)
-    notes: dict[str, Any] = dict(conv.guessed)
+    notes: dict[str, Any] = dict(conv.comments)
     if "unit" in notes:
         notes["__answer"] = {"unit": notes.pop("unit")}
     if "choices" in data:
@@ -188,6 +188,11 @@ def import_command(args: argparse.Namespace) -> int:
     default_objective = getattr(args, "objective", None)
     if default_objective is not None and default_objective not in objectives:
         _err(f"--objective {default_objective!r} is not a blueprint objective (1.1 to 3.4)")
+        return 2
+    from study.bank.load import QUESTION_SUFFIXES
+
+    if out != "-" and Path(out).suffix.lower() not in QUESTION_SUFFIXES:
+        _err(f"--out {out}: the bank reads only {', '.join(QUESTION_SUFFIXES)} files")
         return 2
     if out != "-" and Path(out).exists() and not getattr(args, "force", False):
         _err(f"{out} already exists; nothing written (pass --force to replace it, or choose another --out)")
@@ -248,7 +253,7 @@ def _summary(result: ImportResult, out: str, errors: int) -> None:
               f"`study lint {lint_on}` lists them): {', '.join(needs)}", file=sys.stderr)
         if todo.get("objective"):
             print("  all questions on one objective? import again with --objective X.Y", file=sys.stderr)
-    guessed = Counter(k for c in result.questions for k in c.guessed)
+    guessed = Counter(k for c in result.questions for k in c.comments)
     if guessed.get("difficulty"):
         print(f"assumed: difficulty 2 for {guessed['difficulty']} questions (GIFT has no difficulty)", file=sys.stderr)
     if guessed.get("unit"):

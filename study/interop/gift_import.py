@@ -38,7 +38,7 @@ class Converted:
     loc: Loc
     todo: dict[str, str] = field(default_factory=dict)  # field -> why it is missing
     choice_todo: set[int] = field(default_factory=set)  # choices without a `why`
-    guessed: dict[str, str] = field(default_factory=dict)  # field -> comment on the default used
+    comments: dict[str, str] = field(default_factory=dict)  # field -> end-of-line comment (a default used, an origin)
 
 
 @dataclass
@@ -268,6 +268,8 @@ class Converter:
         self.verified(conv, meta)
         if "templated" in meta:
             self.result.templated += 1
+        if meta.get("source"):
+            conv.comments["id"] = f"exported from {meta['source']}"
         volatile = meta.get("volatile")
         if volatile == "true":
             data["volatile"] = True
@@ -318,7 +320,7 @@ class Converter:
         if raw is not None:
             self.problem(conv.loc, "note", f"difficulty {raw!r} is not 1, 2 or 3; {DEFAULT_DIFFICULTY} used")
         conv.data["difficulty"] = DEFAULT_DIFFICULTY
-        conv.guessed["difficulty"] = "GIFT has no difficulty: 2 (apply) assumed, check it"
+        conv.comments["difficulty"] = "GIFT has no difficulty: 2 (apply) assumed, check it"
 
     def references(self, conv: Converted, meta: dict[str, Any]) -> None:
         refs = []
@@ -431,7 +433,7 @@ class Converter:
             self.problem(item.loc, "note", f"unit {unit!r} is not one study knows; lint will flag it")
         if not unit:
             unit = "1"
-            conv.guessed["unit"] = "GIFT numbers have no unit: a plain number ('1') assumed"
+            conv.comments["unit"] = "GIFT numbers have no unit: a plain number ('1') assumed"
         tolerance = self.tolerance(item, meta, value, right.tolerance, unit)
         conv.data["type"] = "numeric"
         conv.data["stem"] = stem
