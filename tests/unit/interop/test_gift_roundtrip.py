@@ -193,3 +193,24 @@ def test_yaml_scalars_load_back_unchanged(text):
     doc = parse_yaml(f"k: {yaml_scalar(text, 2)}\n")
     assert not doc.fatal
     assert doc.data["k"] == text
+
+
+GIFTISH = st.lists(st.sampled_from(
+    ["{", "}", "~", "=", "#", "####", ":", "::", "\\", "\n", "\n\n", " ", "%50%", "%-50%", "T", "FALSE", "->", "..",
+     "1.5", "a", "[html]", "<b>", "$CATEGORY: x/2.1 y", "// study: difficulty=9", "// [id:A b]", "*", "\\n"]),
+    max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(GIFTISH)
+def test_any_input_gives_questions_or_located_problems_never_a_crash(source):
+    result = convert(source, prefix="f", objectives=OBJECTIVES, default_objective="1.1")
+    lines = source.replace("\r\n", "\n").split("\n")
+    for p in result.problems:
+        assert 1 <= p.loc.line <= len(lines) and p.loc.col >= 1
+    for q in result.questions:
+        # Once the TODO fields are filled in, what the importer wrote is a valid question.
+        data = {"explanation": "e", "references": REF, "verified": dt.date(2026, 11, 30), **q.data}
+        if "choices" in data:
+            data["choices"] = [{"why": "w", **c} for c in data["choices"]]
+        Question.model_validate(data)
