@@ -21,6 +21,7 @@ import datetime as dt
 import json
 import os
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 from urllib.parse import unquote
@@ -54,8 +55,18 @@ class Responses:
 @dataclass
 class _Learner:
     label: str
-    # (time, order read, question id, mark): sorted later so "first" means first in time.
-    answers: list[tuple[dt.datetime, int, str, float]] = field(default_factory=list)
+    first: dict[str, float]  # question id -> mark of the first answer
+    answers: int  # answers read, before keeping the first per question
+
+
+def first_marks(times: list[Any], qids: list[str], marks: list[float]) -> dict[str, float]:
+    """The mark of the earliest answer to each question; ties keep the order read."""
+    if times != sorted(times):  # exports are written in time order: sort only what is not
+        order = sorted(range(len(times)), key=times.__getitem__)
+        qids = [qids[k] for k in order]
+        marks = [marks[k] for k in order]
+    # Read backwards, the earliest answer to a question is written last and stays.
+    return dict(zip(reversed(qids), reversed(marks)))
 
 
 def keeps(mode: str, attempt_mode: str | None) -> bool:
@@ -94,37 +105,67 @@ def _time(value: Any, where: str) -> dt.datetime:
     return at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
 
 
-def _progress_learner(data: Mapping[str, Any], label: str, mode: str) -> tuple[_Learner, frozenset[str]]:
+def _sortable(times: list[Any], where: str) -> list[Any]:
+    """Times that sort chronologically: the export's own UTC form sorts as text, anything else is parsed."""
+    # map() keeps the checks in C: this runs once per attempt of every learner.
+    if times and set(map(type, times)) == {str} and set(map(len, times)) == {32} \
+            and set(map(itemgetter(slice(26, None)), times)) == {"+00:00"}:
+        return times
+    return [_time(t, f"{where} {n + 1}") for n, t in enumerate(times)]
+
+
+def _bad_attempt(attempts: list[Any], label: str) -> ResultsError:
+    """The first attempt the fast path could not read, with why (the slow, precise path)."""
+    for n, a in enumerate(attempts):
+        where = f"{label}: attempt {n + 1}"
+        if not isinstance(a, dict):
+            return ResultsError(f"{where}: not an object")
+        qid, correct = a.get("item_id"), a.get("correct")
+        if not isinstance(qid, str) or not qid:
+            return ResultsError(f"{where}: \"item_id\" must be a question id")
+        if not (correct is True or correct is False or type(correct) is int and correct in (0, 1)):
+            return ResultsError(f"{where}: \"correct\" must be true or false, not {correct!r}")
+        _time(a.get("at"), where)
+    return ResultsError(f"{label}: unreadable attempts")  # pragma: no cover - the fast path found something
+
+
+def _progress_learner(data: dict[str, Any], label: str, mode: str) -> tuple[_Learner, frozenset[str] | None]:
     version = data.get("version")
     if not isinstance(version, int) or version > 1:
         raise ResultsError(f"{label}: progress export version {version!r} is newer than this study reads (1)")
     attempts = data.get("attempts")
     if not isinstance(attempts, list):
         raise ResultsError(f"{label}: \"attempts\" must be a list")
-    learner = _Learner(label)
-    uids = []
-    for n, a in enumerate(attempts):
-        where = f"{label}: attempt {n + 1}"
-        if not isinstance(a, Mapping):
-            raise ResultsError(f"{where}: not an object")
-        qid, correct = a.get("item_id"), a.get("correct")
-        if not isinstance(qid, str) or not qid:
-            raise ResultsError(f"{where}: \"item_id\" must be a question id")
-        if not isinstance(correct, (bool, int)) or isinstance(correct, int) and correct not in (0, 1):
-            raise ResultsError(f"{where}: \"correct\" must be true or false, not {correct!r}")
-        uids.append(str(a.get("uid", n)))
-        if keeps(mode, a.get("mode")):
-            learner.answers.append((_time(a.get("at"), where), n, qid, float(correct)))
-    return learner, frozenset(uids)
+    # Column by column with comprehensions: a class's worth of exports is 100,000s of attempts.
+    try:
+        qids = [a["item_id"] for a in attempts]
+        correct = [a["correct"] for a in attempts]
+        times = [a["at"] for a in attempts]
+    except (KeyError, TypeError, AttributeError):
+        raise _bad_attempt(attempts, label) from None
+    if qids and (set(map(type, qids)) != {str} or "" in qids or not set(map(type, correct)) <= {bool} and not all(
+        c is True or c is False or type(c) is int and c in (0, 1) for c in correct
+    )):
+        raise _bad_attempt(attempts, label)
+    times = _sortable(times, f"{label}: attempt")
+    marks = [1.0 if c else 0.0 for c in correct]
+    if mode != "all":
+        kept = [k for k, a in enumerate(attempts) if keeps(mode, a.get("mode"))]
+        qids, marks, times = [qids[k] for k in kept], [marks[k] for k in kept], [times[k] for k in kept]
+    try:
+        key: frozenset[str] | None = frozenset(map(str, [a["uid"] for a in attempts])) or None
+    except KeyError:  # a hand-made file: no way to tell a copy
+        key = None
+    return _Learner(label, first_marks(times, qids, marks), len(attempts)), key
 
 
 def _actor_key(actor: Any) -> str | None:
-    if not isinstance(actor, Mapping):
+    if not isinstance(actor, dict):
         return None
     if isinstance(actor.get("mbox"), str):
         return actor["mbox"]
     account = actor.get("account")
-    if isinstance(account, Mapping) and "name" in account:
+    if isinstance(account, dict) and "name" in account:
         return f"{account.get('homePage', '')}|{account['name']}"
     for key in ("mbox_sha1sum", "openid", "name"):
         if isinstance(actor.get(key), str):
@@ -133,10 +174,10 @@ def _actor_key(actor: Any) -> str | None:
 
 
 def _xapi_mark(result: Any, where: str) -> float:
-    if not isinstance(result, Mapping):
+    if not isinstance(result, dict):
         raise ResultsError(f"{where}: an answer statement needs a result")
     score = result.get("score")
-    if isinstance(score, Mapping) and isinstance(score.get("scaled"), (int, float)):
+    if isinstance(score, dict) and type(score.get("scaled")) in (int, float):
         # Partial credit when the statement carries it; a negative scaled score counts as nothing.
         return min(max(float(score["scaled"]), 0.0), 1.0)
     success = result.get("success")
@@ -149,10 +190,10 @@ def _xapi_mode(statement: Mapping[str, Any]) -> str | None:
     """The study mode of an answer: ``study export --format xapi`` makes the assessment ``<base>/<mode>`` the
     statement's parent activity."""
     context = statement.get("context")
-    activities = context.get("contextActivities") if isinstance(context, Mapping) else None
-    parents = activities.get("parent") if isinstance(activities, Mapping) else None
+    activities = context.get("contextActivities") if isinstance(context, dict) else None
+    parents = activities.get("parent") if isinstance(activities, dict) else None
     for parent in parents if isinstance(parents, list) else [parents]:
-        pid = parent.get("id") if isinstance(parent, Mapping) else None
+        pid = parent.get("id") if isinstance(parent, dict) else None
         if isinstance(pid, str):
             last = pid.rstrip("/").rsplit("/", 1)[-1]
             if last in STUDY_MODES:
@@ -186,33 +227,35 @@ def _xapi_statements(text: str, label: str) -> Iterator[tuple[Mapping[str, Any],
 
 
 def _xapi_learners(text: str, label: str, mode: str) -> list[_Learner]:
-    learners: dict[str, _Learner] = {}
-    order = 0
+    columns: dict[str, tuple[list[Any], list[str], list[float]]] = {}
+    read: dict[str, int] = {}
     for st, where in _xapi_statements(text, label):
-        if not isinstance(st, Mapping) or "verb" not in st or "actor" not in st:
+        if not isinstance(st, dict) or "verb" not in st or "actor" not in st:
             raise ResultsError(f"{where}: not an xAPI statement (no actor or verb)")
-        verb = st["verb"].get("id") if isinstance(st["verb"], Mapping) else None
+        verb = st["verb"].get("id") if isinstance(st["verb"], dict) else None
         # completed / passed / failed are about a whole exam, not a question.
         if verb not in (ANSWERED_VERB, ATTEMPTED_VERB):
             continue
         result = st.get("result")
-        if verb == ATTEMPTED_VERB and not isinstance(result, Mapping):
+        if verb == ATTEMPTED_VERB and not isinstance(result, dict):
             continue  # only an unanswered exam question (with its mark of 0) says anything about the question
         actor = _actor_key(st["actor"])
         if actor is None:
             raise ResultsError(f"{where}: the actor has no mbox, account or name")
         obj = st.get("object")
-        oid = obj.get("id") if isinstance(obj, Mapping) else None
+        oid = obj.get("id") if isinstance(obj, dict) else None
         if not isinstance(oid, str) or not _question_id(oid):
             raise ResultsError(f"{where}: the object has no id")
         mark = _xapi_mark(result, where)
+        read[actor] = read.get(actor, 0) + 1
         if not keeps(mode, _xapi_mode(st)):
             continue
-        at = _time(st.get("timestamp"), where)
-        learner = learners.setdefault(actor, _Learner(f"{actor} ({label})"))
-        learner.answers.append((at, order, _question_id(oid), mark))
-        order += 1
-    return list(learners.values())
+        times, qids, marks = columns.setdefault(actor, ([], [], []))
+        times.append(_time(st.get("timestamp"), where))
+        qids.append(_question_id(oid))
+        marks.append(mark)
+    return [_Learner(f"{actor} ({label})", first_marks(*columns.get(actor, ([], [], []))), n)
+            for actor, n in read.items()]
 
 
 def _kind(text: str) -> tuple[str, Any]:
@@ -225,9 +268,9 @@ def _kind(text: str) -> tuple[str, Any]:
             if exc.msg == "Extra data":  # several JSON values: JSON lines
                 return "xapi", None
             return "other", exc
-        if isinstance(data, Mapping) and data.get("format") == PROGRESS_FORMAT:
+        if isinstance(data, dict) and data.get("format") == PROGRESS_FORMAT:
             return "progress", data
-        if isinstance(data, Mapping) and "verb" in data and "actor" in data:
+        if isinstance(data, dict) and "verb" in data and "actor" in data:
             return "xapi", None
         return "other", "neither a progress export (\"format\": \"study-progress\") nor xAPI statements"
     if head == "[":
@@ -263,11 +306,11 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
             continue
         if kind == "progress":
             learner, uids = _progress_learner(data, label, mode)
-            if uids and uids in seen:
+            if uids is not None and uids in seen:
                 # The same export twice would count one learner twice and inflate every correlation.
                 skipped.append(f"{label}: the same answers as {seen[uids]}; counted once")
                 continue
-            if uids:
+            if uids is not None:
                 seen[uids] = label
             learners.append(learner)
         else:
@@ -276,29 +319,20 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
 
 
 def _matrix(learners: list[_Learner], n_files: int, skipped: list[str]) -> Responses:
-    firsts: list[dict[str, float]] = []
-    answers = 0
-    for learner in learners:
-        answers += len(learner.answers)
-        learner.answers.sort()
-        first: dict[str, float] = {}
-        for _, _, qid, mark in learner.answers:
-            first.setdefault(qid, mark)
-        firsts.append(first)
-    kept = [(lr.label, f) for lr, f in zip(learners, firsts) if f]
-    questions = sorted({q for _, f in kept for q in f})
+    kept = [lr for lr in learners if lr.first]
+    questions = sorted({q for lr in kept for q in lr.first})
     column = {q: i for i, q in enumerate(questions)}
     marks = np.full((len(kept), len(questions)), np.nan)
-    rows = [r for r, (_, f) in enumerate(kept) for _ in f]
-    cols = [column[q] for _, f in kept for q in f]
-    vals = [m for _, f in kept for m in f.values()]
+    rows = [r for r, lr in enumerate(kept) for _ in lr.first]
+    cols = [column[q] for lr in kept for q in lr.first]
+    vals = [m for lr in kept for m in lr.first.values()]
     if rows:
         marks[rows, cols] = vals
     return Responses(
-        learners=tuple(label for label, _ in kept),
+        learners=tuple(lr.label for lr in kept),
         questions=tuple(questions),
         marks=marks,
         files=n_files,
-        answers=answers,
+        answers=sum(lr.answers for lr in learners),
         skipped=tuple(skipped),
     )

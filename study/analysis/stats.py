@@ -19,7 +19,8 @@ sat different questions, so with missing answers:
 - Cronbach's alpha (CIC) is ``p c / (v + (p - 1) c)`` with v the mean item variance, c the mean covariance
   over question pairs answered by at least two learners (each pair over the learners who answered both) and
   p the average number of questions a learner answered. With complete data that is algebraically Moodle's
-  ``p / (p - 1) (1 - sum Var(x_i) / k2)``, because Var(T) is the sum of all item variances and covariances.
+  ``p / (p - 1) (1 - sum Var(x_i) / k2)``, because Var(T) is the sum of all item variances and covariances;
+  with complete data Moodle's own formula is used (no question x question matrix needed).
 
 A figure that is undefined (a question everyone got right has no discrimination) is NaN here and ``None``
 in reports, never an error.
@@ -141,7 +142,24 @@ def learner_scores(marks: np.ndarray) -> np.ndarray:
 
 
 def cronbach_alpha(marks: np.ndarray, test_length: float) -> float:
-    """CIC as a fraction (not %): ``p c / (v + (p - 1) c)`` from pairwise item covariances (see module doc)."""
+    """CIC as a fraction (not %). Complete data: Moodle's ``p / (p - 1) (1 - sum Var(x_i) / Var(T))``.
+    With missing answers: ``p c / (v + (p - 1) c)`` from pairwise item covariances (see module doc)."""
+    marks = np.asarray(marks, dtype=float)
+    answered = ~np.isnan(marks)
+    if answered.all():
+        p = marks.shape[1]
+        if p < 2 or marks.shape[0] < 2:
+            return float("nan")
+        var_total = float(marks.sum(axis=1).var(ddof=1))
+        if var_total <= 0:
+            return float("nan")
+        return p / (p - 1) * (1 - float(marks.var(axis=0, ddof=1).sum()) / var_total)
+    return pairwise_alpha(marks, test_length)
+
+
+def pairwise_alpha(marks: np.ndarray, test_length: float) -> float:
+    """``p c / (v + (p - 1) c)``: v the mean item variance, c the mean covariance over question pairs, each
+    pair over the learners who answered both. Equals Moodle's CIC on complete data (tested)."""
     marks = np.asarray(marks, dtype=float)
     answered = ~np.isnan(marks)
     a = answered.astype(float)

@@ -10,7 +10,7 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from study.analysis.stats import item_statistics, quiz_statistics
+from study.analysis.stats import item_statistics, pairwise_alpha, quiz_statistics
 
 NAN = float("nan")
 
@@ -227,6 +227,7 @@ def test_pairwise_alpha_equals_moodle_cic_when_complete():
     variances = sum(statistics.variance([r[i] for r in rows]) for i in range(8))
     moodle = 100 * 8 / 7 * (1 - variances / statistics.variance(totals))
     assert quiz_statistics(np.array(rows, float)).cic == approx(moodle)
+    assert 100 * pairwise_alpha(np.array(rows, float), 8) == approx(moodle)
 
 
 def test_learner_who_answered_one_question_counts_for_facility_not_discrimination():
