@@ -19,8 +19,9 @@ the session id, so exporting again yields the same statements and an LRS stores 
 The actor is ``--actor`` (an email, or ``HOMEPAGE|NAME`` for an account); without it, the local user name as an
 account on the base's site (``https://study-nca-aiio.invalid``). The answer exactly as given (shown letters,
 a number with its unit) goes in ``result.extensions["<base>/extensions/given"]``; the numeric unit and tolerance
-in the definition's extensions. An answer whose shown choice order the store did not keep (a practice set that
-was never submitted nor timed) goes out without ``response``; one to a question gone from the bank goes out with
+in the definition's extensions. The picked choices come from the attempt itself (stores at schema 5 keep their
+texts); an older answer whose shown choice order the store did not keep (a practice set that was never
+submitted nor timed) goes out without ``response``; one to a question gone from the bank goes out with
 the question id and whatever the session report still says of it.
 """
 
@@ -312,8 +313,11 @@ class _Interaction:
 
 
 def _interaction(question: Any, inst: Any, given: str, correct: bool, session: _Session | None,
-                 ext: str) -> _Interaction:
-    """The activity definition of ``question`` as asked in ``inst``, and ``given`` in its response format."""
+                 ext: str, stored: list[str] | None = None) -> _Interaction:
+    """The activity definition of ``question`` as asked in ``inst``, and ``given`` in its response format.
+
+    ``stored`` is the attempt's own record of the picked texts (schema 5 on); older attempts fall back to
+    the session's saved order or its report."""
     definition: dict[str, Any] = {
         "name": _lang(_title(inst.stem)),
         "description": _lang(inst.stem.strip()),
@@ -327,7 +331,7 @@ def _interaction(question: Any, inst: Any, given: str, correct: bool, session: _
         definition["correctResponsesPattern"] = ["[,]".join(choice_id(i) for i, c in enumerate(choices) if c.correct)]
         definition["choices"] = [{"id": choice_id(i), "description": _lang(c.text)} for i, c in enumerate(choices)]
         if given and _LETTERS.match(given):
-            texts = _picked_texts(session, question.id, given)
+            texts = stored or _picked_texts(session, question.id, given)
             by_text = {c.text: i for i, c in enumerate(choices)}
             if texts is not None and all(t in by_text for t in texts):
                 response = "[,]".join(choice_id(i) for i in sorted({by_text[t] for t in texts}))
@@ -345,7 +349,7 @@ def _interaction(question: Any, inst: Any, given: str, correct: bool, session: _
         extensions[f"{ext}/tolerance"] = key.tolerance
         text: str | None = given or None
         if given and _LETTERS.match(given):  # asked as multiple choice (exam): the picked option is a number
-            picked = _picked_texts(session, question.id, given)
+            picked = stored or _picked_texts(session, question.id, given)
             text = picked[0] if picked and len(picked) == 1 else None
         if text:
             response = _numeric_response(inst, text, correct, low, high)
@@ -464,7 +468,8 @@ class _Builder:
         if question is not None and inst is not None:
             templated = bool(question.params)
             obj_id = self.question_iri(qid, params if templated else None)
-            interaction = _interaction(question, inst, given, correct, session, self.ext)
+            interaction = _interaction(question, inst, given, correct, session, self.ext,
+                                       stored=list(a.get("picked") or ()) or None)
             obj = {"objectType": "Activity", "id": obj_id, "definition": interaction.definition}
             if templated:
                 other.append({"objectType": "Activity", "id": self.question_iri(qid),

@@ -129,7 +129,13 @@ _V4: list[str | Callable[[sqlite3.Connection], None]] = [
     _v4_backfill,
 ]
 
-MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4]
+# The texts of the choices a learner picked. ``given`` holds the letters as shown, which mean nothing once
+# the shuffled order is gone (an untimed practice set is never saved); exports such as xAPI need the choice.
+_V5: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE attempts ADD COLUMN picked_json TEXT",
+]
+
+MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -85,6 +85,8 @@ class Attempt:
     session_id: str | None = None
     at: dt.datetime = field(default_factory=_now)
     uid: str = field(default_factory=lambda: uuid.uuid4().hex)
+    # The texts of the options picked, in the order shown; empty for a typed answer.
+    picked: tuple[str, ...] = ()
 
     @property
     def rating(self) -> Rating:
@@ -380,7 +382,7 @@ class Store:
                 )
             conn.execute(
                 "INSERT INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds, mode,"
-                " session_id, at, rating) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " session_id, at, rating, picked_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     attempt.uid,
                     attempt.item_id,
@@ -393,6 +395,7 @@ class Store:
                     attempt.session_id,
                     at,
                     int(rating),
+                    json.dumps(list(attempt.picked), ensure_ascii=False) if attempt.picked else None,
                 ),
             )
             self._apply_review(conn, attempt.item_id, "question", attempt.content_hash, rating, attempt.at,
@@ -752,13 +755,15 @@ def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
     return StoreError(f"progress store {path}: {exc}")
 
 
-_ATTEMPT_COLS = "item_id, content_hash, params_json, given, correct, seconds, mode, session_id, at, uid"
+_ATTEMPT_COLS = ("item_id, content_hash, params_json, given, correct, seconds, mode, session_id, at, uid,"
+                 " picked_json")
 _SESSION_COLS = "id, kind, started_at, updated_at, deadline, state_json, finished_at, report_json"
 
 
 def _attempt(row: tuple) -> Attempt:
-    item_id, chash, params, given, correct, seconds, mode, sid, at, uid = row
-    return Attempt(item_id, chash, json.loads(params), given, bool(correct), seconds, mode, sid, parse_iso(at), uid)
+    item_id, chash, params, given, correct, seconds, mode, sid, at, uid, picked = row
+    return Attempt(item_id, chash, json.loads(params), given, bool(correct), seconds, mode, sid, parse_iso(at), uid,
+                   tuple(json.loads(picked)) if picked else ())
 
 
 def _session(row: tuple) -> Session:

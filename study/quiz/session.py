@@ -414,8 +414,21 @@ class QuizSession:
                 mode=self.mode,
                 session_id=self.id,
                 at=at,
+                picked=_picked_texts(inst, self.answers[i]),
             )
         )
+
+
+def _picked_texts(inst: Instance, given: str | None) -> tuple[str, ...]:
+    """The texts behind the shown letters, so the store keeps what was chosen after the shuffle is gone."""
+    if not given or not inst.options:
+        return ()
+    texts = []
+    for letter in given.split(","):
+        k = ord(letter.strip().upper()[:1] or "?") - ord("A")
+        if 0 <= k < len(inst.options):
+            texts.append(inst.options[k].text)
+    return tuple(texts)
 
 
 # --- building sessions ---------------------------------------------------------------------------------------

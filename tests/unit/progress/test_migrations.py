@@ -32,6 +32,7 @@ def test_v1_store_migrates_and_keeps_everything(tmp_path):
         assert ratings["2026-11-19T09:05:00.000000+00:00"] == Rating.Hard  # right but slower than 72 s
         assert ratings["2026-11-20T10:02:00.000000+00:00"] == Rating.Again
         assert ratings["2026-11-19T09:01:00.000000+00:00"] == Rating.Good
+        assert all(a.picked == () for a in hist)  # v1 never knew the picked texts; nothing is invented
         uids = [a.uid for a in hist]
         assert all(uids) and len(set(uids)) == 4
         # in-progress exam still resumes, settings and FSRS state survive

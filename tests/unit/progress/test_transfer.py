@@ -47,6 +47,22 @@ def test_replace_round_trip_is_exact(store, tmp_path):
         assert other.exam_history()[0].report == {"score": 0.5}
 
 
+def test_picked_choices_survive_export_and_import_and_older_exports_still_load(store, tmp_path):
+    store.record_attempt(Attempt("q9", "h", {}, "B,A", True, 30, "quiz", None, NOW, picked=("NVLink", "PCIe <5>")))
+    store.record_attempt(Attempt("q8", "h", {}, "141.2", False, 30, "quiz", None, NOW))
+    exported = json.loads(json.dumps(store.export_data()))
+    assert [a["picked"] for a in exported["attempts"]] == [["NVLink", "PCIe <5>"], []]
+    with open_store(tmp_path / "other.db", fuzz=False) as other:
+        other.import_data(exported, replace=True)
+        assert {a.item_id: a.picked for a in other.history()} == {"q9": ("NVLink", "PCIe <5>"), "q8": ()}
+    for a in exported["attempts"]:  # an export from before schema 5 has no "picked"
+        del a["picked"]
+        a["uid"] += "-old"
+    with open_store(tmp_path / "third.db", fuzz=False) as third:
+        assert third.import_data(exported)["attempts"] == 2
+        assert all(a.picked == () for a in third.history())
+
+
 def test_merge_twice_adds_nothing_the_second_time(store, tmp_path):
     fill(store)
     data = store.export_data()
@@ -94,6 +110,9 @@ def test_merge_keeps_local_settings(store, tmp_path):
         ({"format": "study-progress", "version": 99}, "newer"),
         ({"format": "study-progress", "version": 1, "attempts": {}}, "must be a list"),
         ({"format": "study-progress", "version": 1, "attempts": [{"uid": "u"}]}, "missing"),
+        ({"format": "study-progress", "version": 1, "attempts": [
+            {"uid": "u", "item_id": "q", "content_hash": "h", "given": "A", "correct": True, "seconds": 1,
+             "mode": "quiz", "at": "2026-11-30T10:00:00+00:00", "picked": "A"}]}, "picked"),
     ],
 )
 def test_bad_files_are_refused_and_change_nothing(store, data, message):

@@ -260,6 +260,28 @@ def test_store_sync_practice_records_each_answer_once(bank):
     assert [a.correct for a in store.attempts] == [True, False, False]
 
 
+def test_attempts_keep_the_texts_of_the_picked_choices(bank, tmp_path):
+    """The shown letters mean nothing once the shuffle is gone, so each attempt also keeps what they said."""
+    progress = pytest.importorskip("study.progress")
+    with progress.open_store(tmp_path / "p.db") as store:
+        s = build_practice(bank, seed=11, count=6, now=T0, store=store)
+        expected: dict[str, tuple[str, ...]] = {}
+        for k, inst in enumerate(s.instances):
+            if inst.options:
+                letters = ["B", "A"][: inst.choose]  # deliberately not in label order
+                s.answer(",".join(letters), now=at(10 * (k + 1)))
+                expected[inst.qid] = frozenset(inst.options[ord(x) - ord("A")].text for x in letters)
+            else:
+                s.answer(str(inst.numeric.value), now=at(10 * (k + 1)))
+                expected[inst.qid] = frozenset()
+            if k + 1 < len(s.instances):
+                s.next(now=at(10 * (k + 1) + 1))
+        assert any(expected.values())
+        history = {a.item_id: a.picked for a in store.history()}
+        assert {q: frozenset(p) for q, p in history.items()} == expected
+        assert all(len(p) == len(expected[q]) for q, p in history.items())
+
+
 def test_real_progress_store_round_trip(bank, tmp_path):
     progress = pytest.importorskip("study.progress")
     store = progress.open_store(tmp_path / "p.db")
