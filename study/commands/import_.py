@@ -9,11 +9,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "import",
         help="restore or merge a progress backup, or turn a Moodle GIFT file into a question YAML file",
         description="FILE.json (or '-'): a progress backup from `study export`, merged into your store. "
-        "FILE.gift: Moodle GIFT questions, written as a question file with --out.",
+        "FILE.gift or FILE.txt: Moodle GIFT questions, written as a question file with --out.",
     )
     p.add_argument("file", metavar="FILE", help="a JSON file from `study export` ('-' for standard input), "
                    "or a .gift file")
-    p.add_argument("--out", metavar="YAML", help="gift: the question file to write, e.g. questions/d1-x/moodle.yaml")
+    p.add_argument("--out", metavar="YAML", help="gift: the question file to write, e.g. questions/d1-x/moodle.yaml "
+                   "('-' prints it)")
+    p.add_argument("--objective", metavar="X.Y", help="gift: the blueprint objective for questions whose file names none")
+    p.add_argument("--force", action="store_true", help="gift: replace --out if it already exists")
     p.add_argument("--replace", action="store_true",
                    help="make the store exactly the backup (default: merge, keeping local progress; "
                    "importing the same file twice adds nothing)")
@@ -21,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.file.lower().endswith(".gift"):
+    # Moodle saves its GIFT exports as .txt; a progress backup is always JSON.
+    if args.file.lower().endswith((".gift", ".txt")):
         from study.interop.gift import import_command
 
         return int(import_command(args))
