@@ -44,3 +44,14 @@ def test_every_objective_has_at_least_three_cards() -> None:
     objectives = [o.id for d in bank.blueprint.domains for o in d.objectives]
     thin = {o: per_objective.get(o, 0) for o in objectives if per_objective.get(o, 0) < MIN_CARDS_PER_OBJECTIVE}
     assert not thin, f"objectives with fewer than {MIN_CARDS_PER_OBJECTIVE} cards: {thin}"
+
+
+def test_prose_and_code_lines_fit_80_columns() -> None:
+    # Tables are laid out by the renderer; prose and code are shown as written, so a longer line wraps
+    # mid-word (prose) or scrolls sideways (a command the learner may copy).
+    wide = []
+    for card in load_bank().cards:
+        for line in card.body.splitlines():
+            if not line.startswith("|") and len(line) > 80:
+                wide.append(f"{card.id}: {line[:40]}...")
+    assert not wide, f"lines wider than 80 columns: {wide}"
