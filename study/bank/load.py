@@ -116,7 +116,7 @@ def _describe(loc: tuple[Any, ...]) -> str:
 def validation_findings(
     exc: ValidationError, data: Any, doc: Document, base: tuple[Any, ...]
 ) -> list[Finding]:
-    findings: dict[tuple[int, int, str], Finding] = {}
+    findings: dict[tuple[int, int, str, str], Finding] = {}
     errors = exc.errors()
     # Prefer errors from the union branch that matches the data's shape; drop the others' noise.
     cleaned = [(err, *_walk(data, err["loc"])) for err in errors]
@@ -153,9 +153,17 @@ def validation_findings(
                 code, msg = "unknown-objective", f"objective {_get(data, path)!r} is not a blueprint id like '2.1'"
             elif kind == "string_pattern_mismatch" and path and path[-1] in ("id", "topic"):
                 code, msg = "bad-id", f"{where} {_get(data, path)!r} must be lower case letters, digits, '-', '_' or '.'"
+            elif kind == "string_pattern_mismatch" and path and path[-1] == "url":
+                value = _get(data, path)
+                code, msg = ("empty-text", f"{where} is empty") if value == "" else (
+                    "invalid-value", f"{where} {value!r} is not a web address like https://docs.nvidia.com/...")
+            elif path and path[-1] == "verified" and kind.startswith(("date", "datetime")):
+                code, msg = "invalid-value", f"verified {_get(data, path)!r} is not a date like 2026-11-30"
             else:
                 msg = f"{where}: {err['msg']}"
-        key = (line, col, code)
+        # The message is part of the key: several missing fields share the mapping's position, and each
+        # must be reported, while the same complaint from two union branches is still shown once.
+        key = (line, col, code, msg)
         if key not in findings:
             findings[key] = Finding(line, col, "error", code, msg)
     return list(findings.values())

@@ -51,7 +51,13 @@ def run(args: argparse.Namespace) -> int:
             print(d)
         import sys
 
-        summary = f"{result.files} files, {result.questions} questions, {result.cards} cards: {result.errors} errors, {result.warnings} warnings"
+        summary = (f"{_count(result.files, 'file')}, {_count(result.questions, 'question')}, "
+                   f"{_count(result.cards, 'card')}: {_count(result.errors, 'error')}, "
+                   f"{_count(result.warnings, 'warning')}")
         print(summary, file=sys.stderr)
     failed = result.errors > 0 or (args.strict and result.warnings > 0)
     return 1 if failed else 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -84,3 +84,25 @@ def test_linting_a_builtin_file_by_relative_path_finds_no_self_duplicates(monkey
     result = lint([some], with_calc=False)
     assert not [d for d in result.diagnostics if d.code == "duplicate-id"]
     assert result.questions > 0
+
+
+def test_every_missing_field_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    # Missing fields all sit at the question's own position; an author fixing one at a time would otherwise
+    # need a lint run per field.
+    good = (CORPUS / "dupe" / "duplicate_id_a.yaml").read_text()
+    lines = [ln for ln in good.splitlines() if not ln.lstrip().startswith(("explanation:", "verified:", "references:",
+                                                                            "- {title", "- title", "url:"))]
+    (tmp_path / "gaps.yaml").write_text("\n".join(lines) + "\n")
+    result = lint([tmp_path], with_calc=False)
+    missing = sorted(d.message for d in result.diagnostics if d.code == "missing-field")
+    assert missing == [f"missing required field '{f}'" for f in ("explanation", "references", "verified")]
+
+
+def test_placeholder_url_and_date_get_plain_messages(tmp_path: Path) -> None:
+    good = (CORPUS / "dupe" / "duplicate_id_a.yaml").read_text()
+    text = re.sub(r"url: \S+", 'url: "see the guide"', good, count=1)
+    text = re.sub(r"verified: \S+", 'verified: "last week"', text, count=1)
+    (tmp_path / "words.yaml").write_text(text)
+    messages = {d.message for d in lint([tmp_path], with_calc=False).diagnostics}
+    assert "references[0].url 'see the guide' is not a web address like https://docs.nvidia.com/..." in messages
+    assert "verified 'last week' is not a date like 2026-11-30" in messages
