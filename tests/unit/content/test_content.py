@@ -116,16 +116,14 @@ def test_the_figure_check_catches_a_wrong_figure() -> None:
 
 
 def test_bank_meets_the_content_targets() -> None:
+    # The targets are defined once, where `study bank stats` reports them to instructors; tests in
+    # tests/unit/authoring show each target is detected when missed.
+    from study.bank.stats import find_gaps
+
     stats = bank_stats(load_bank())
-    assert stats["questions"] >= 300
-    for d in stats["domains"]:
-        assert abs(d["percent"] - d["weight"]) <= 5, f"domain {d['id']} is {d['percent']}% of the bank, blueprint {d['weight']}%"
-        for o in d["objectives"]:
-            assert o["questions"] >= 8, f"objective {o['id']} has {o['questions']} questions"
-            assert o["cards_touching"] >= 2, f"objective {o['id']} has {o['cards_touching']} cards"
-    assert stats["choose_two_percent"] >= 15
-    assert set(stats["difficulty"]) == {"1", "2", "3"}
-    assert stats["calculator"] >= 40
+    errors = [g["message"] for g in find_gaps(stats) if g["severity"] == "error"]
+    assert errors == []
+    assert stats["questions"] >= 300 and set(stats["difficulty"]) == {"1", "2", "3"}
 
 
 def test_three_disjoint_full_exams_meet_the_blueprint() -> None:
