@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from study.analysis.results import ResultsError, load_results
+from study.analysis.results import ResultsError, _export_attempts, load_results
 
 from .conftest import attempt, write_json
 
@@ -144,3 +144,25 @@ def test_xapi_array_and_errors_with_line_numbers(tmp_path):
     broken.write_text(good + "\n" + "{oops\n")
     with pytest.raises(ResultsError, match=r"broken\.jsonl:2:2: not valid JSON"):
         load_results([broken])
+
+
+def test_an_export_as_written_and_the_same_data_reordered_read_alike(tmp_path, progress_doc):
+    attempts = [attempt("q1", False, "2026-11-02T09:00:00.000000+00:00", uid="u1"),
+                attempt("q2", True, "2026-11-02T09:01:00.000000+00:00", uid="u2")]
+    # As `study export` writes it (head keys first, then a bulky session the analysis has no use for) ...
+    written = {"format": "study-progress", "version": 1, "schema": 3, "exported_at": "2026-11-03T10:00:00+00:00",
+               "attempts": attempts, "reviews": [], "sessions": [{"id": "s", "state_json": "{\"x\": [1, 2]}"}],
+               "items": [], "settings": {}}
+    a = tmp_path / "a.json"
+    a.write_text(json.dumps(written, indent=1))
+    # ... and by hand, keys in another order.
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps({**progress_doc(attempts[::-1]), "format": "study-progress"}))
+    assert _export_attempts(a.read_text()) is not None and _export_attempts(b.read_text()) is None
+    ra, rb = load_results([a]), load_results([b])
+    assert ra.questions == rb.questions == ("q1", "q2")
+    assert ra.marks.tolist() == rb.marks.tolist() == [[0.0, 1.0]]
+    truncated = tmp_path / "cut.json"
+    truncated.write_text(json.dumps(written, indent=1)[:-40])
+    with pytest.raises(ResultsError, match=r"cut\.json:\d+:\d+: not valid JSON"):
+        load_results([truncated])
