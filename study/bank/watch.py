@@ -192,23 +192,26 @@ def _plural(n: int, word: str) -> str:
 
 
 def describe(change: Change, bank: Any, roots: Iterable[Root], old: Any = None) -> tuple[str, int]:
-    """The one-line report of a reload and the number of errors in the files that changed.
+    """The one-line report of a reload and the number of errors in the files that changed (``bank`` is
+    ``None`` when only the calculator catalog was reloaded).
 
     ``Reloaded questions/d2-infrastructure/power.yaml: 1 problem · 431 questions (1 fewer), 111 cards``.
     """
     from study.bank.bank import display_path
 
     roots = list(roots)
-    touched = {display_path(p) for p in change.paths}
-    diags = tuple(getattr(bank, "diagnostics", ()))
-    errors_here = sum(1 for d in diags if d.severity == "error" and d.path in touched)
-    errors_all = sum(1 for d in diags if d.severity == "error")
     if len(change.paths) == 1:
         path = change.paths[0]
         verb = "Added" if change.added else "Removed" if change.removed else "Reloaded"
         what = f"{verb} {_label(path, roots)}"
     else:
         what = f"Reloaded {len(change.paths)} files"
+    if bank is None:  # only the calculator catalog changed
+        return f"{what}: the calculator uses the new catalog", 0
+    touched = {display_path(p) for p in change.paths}
+    diags = tuple(getattr(bank, "diagnostics", ()))
+    errors_here = sum(1 for d in diags if d.severity == "error" and d.path in touched)
+    errors_all = sum(1 for d in diags if d.severity == "error")
     problems = _plural(errors_here, "problem") if errors_here else "no problems"
     if errors_all > errors_here:
         problems += f" ({errors_all} in the bank)"

@@ -169,23 +169,28 @@ class StudyApp(App[int]):
     def _reload(self, change: Any) -> None:
         old = self.services.bank
         try:
-            bank, errors = self.services.reload(change)
+            bank, outcome = self.services.reload(change)
         except Exception as exc:  # never leave the watcher stuck in "reloading"
-            bank, errors = None, [f"reload failed: {exc}"]
-        self.call_from_thread(self._reloaded, change, old, bank, errors)
+            bank, outcome = None, {"bank": f"reload failed: {exc}"}
+        self.call_from_thread(self._reloaded, change, old, bank, outcome)
 
-    def _reloaded(self, change: Any, old: Any, bank: Any, errors: list[str]) -> None:
+    def _reloaded(self, change: Any, old: Any, bank: Any, outcome: dict[str, str | None]) -> None:
         from study.bank.watch import describe
 
         self._reloading = False
         services = self.services
-        services.reload_error = "; ".join(errors) or None
+        errors = [err for err in outcome.values() if err]
+        for part, err in outcome.items():
+            if err:
+                services.reload_errors[part] = err
+            else:
+                services.reload_errors.pop(part, None)
         if bank is not None:
             # One assignment on the UI thread: every screen reads either the old bank or the new one.
             services.bank = bank
             services.errors = [e for e in services.errors if not e.startswith(Services.BANK_LOAD_ERROR)]
         self.bank_version += 1
-        if bank is not None:
+        if bank is not None or not errors:
             text, n_errors = describe(change, bank, services.watcher.roots, old)
             self.notify(
                 text + (". Press ! to see them." if n_errors else ""),
@@ -194,7 +199,8 @@ class StudyApp(App[int]):
                 timeout=8 if n_errors else 4,
             )
         for err in errors:
-            self.notify(err.splitlines()[0] + " Press ! for details.", title="reload", severity="error", timeout=10)
+            self.notify(f"{err.splitlines()[0].rstrip('.')}. Press ! for details.", title="reload", severity="error",
+                        timeout=10)
 
     def action_problems(self) -> None:
         if type(self.screen).__name__ != SCREENS["problems"][1]:

@@ -37,8 +37,8 @@ class Services:
     # (not one injected by a test) is watched.
     watch: bool | None = None
     watcher: Any = None
-    # Why the last reload kept the previous bank or catalog (a blueprint or spec that does not load).
-    reload_error: str | None = None
+    # Why a reload kept the previous bank ("bank") or calculator catalog ("spec"), until one succeeds.
+    reload_errors: dict[str, str] = field(default_factory=dict)
 
     @property
     def ready(self) -> bool:
@@ -76,23 +76,28 @@ class Services:
             self.watcher = None
             self.errors.append(f"live reload is off: {exc}")
 
-    def reload(self, change: Any) -> tuple[Any, list[str]]:
+    @property
+    def reload_error(self) -> str | None:
+        return "; ".join(self.reload_errors.values()) or None
+
+    def reload(self, change: Any) -> tuple[Any, dict[str, str | None]]:
         """Load what ``change`` touched; safe off the UI thread. Returns the new bank (``None`` when it was not
-        reloaded) and what could not be reloaded, in which case the previous bank or catalog stays in use."""
+        reloaded) and, for each part tried ("bank", "spec"), the error that kept the previous one in use or
+        ``None`` when it reloaded."""
         from study.bank import watch
 
-        errors: list[str] = []
+        outcome: dict[str, str | None] = {}
         if watch.SPEC in change.kinds:
             error = watch.reload_specs()
-            if error:
-                errors.append(f"calculator catalog not reloaded: {error}")
+            outcome["spec"] = f"calculator catalog not reloaded: {error}" if error else None
         bank = None
         if change.kinds - {watch.SPEC}:
             try:
                 bank = watch.reload_bank(self.questions, self.content)
+                outcome["bank"] = None
             except Exception as exc:  # a blueprint that does not load: keep serving the old bank
-                errors.append(f"question bank not reloaded: {exc}")
-        return bank, errors
+                outcome["bank"] = f"question bank not reloaded: {exc}"
+        return bank, outcome
 
     def next_seed(self) -> int:
         if self.seed is not None:

@@ -218,3 +218,42 @@ def test_the_source_checkout_is_watched_by_default_and_a_bundled_copy_is_not(mon
     monkeypatch.setattr(paths, "questions_dir", lambda: bundled)
     assert watch.source_checkout() is False
     assert watch.enabled_by_default(env={}) is False
+
+
+@pytest.fixture
+def specs_copy(tmp_path, monkeypatch):
+    """The calculator catalog copied where the test may edit it; the process's catalog is reset after."""
+    from study import paths
+    from study.calc import specs
+
+    copy = tmp_path / "content" / "specs"
+    shutil.copytree(paths.specs_dir(), copy)
+    monkeypatch.setattr(paths, "specs_dir", lambda: copy)
+    specs.catalog.cache_clear()
+    yield copy
+    specs.catalog.cache_clear()
+
+
+def test_an_edited_catalog_is_used_and_a_broken_one_is_refused(specs_copy):
+    from study.calc import specs
+    from study.tui.services import Services
+
+    gpus = specs_copy / "gpus.yaml"
+    good = gpus.read_text()
+    assert specs.gpu("h100-sxm").tdp_watts == 700
+    w = Watcher([r for r in bank_roots() if r.kind == SPEC])
+    w.prime()
+    gpus.write_text(good.replace("    tdp: 700 W\n", "    tdp: 650 W\n", 1))
+    change = settled(w)
+    assert change is not None and change.kinds == {SPEC}
+    bank, outcome = Services().reload(change)
+    assert bank is None and outcome == {"spec": None}
+    assert specs.gpu("h100-sxm").tdp_watts == 650
+    assert watch.describe(change, None, w.roots) == (
+        "Reloaded content/specs/gpus.yaml: the calculator uses the new catalog", 0)
+
+    gpus.write_text(good + "\n\tbroken: [\n")
+    change = settled(w)
+    bank, outcome = Services().reload(change)
+    assert bank is None and "calculator catalog not reloaded" in outcome["spec"] and "gpus.yaml" in outcome["spec"]
+    assert specs.gpu("h100-sxm").tdp_watts == 650, "the last catalog that loaded stays in use"
