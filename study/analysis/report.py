@@ -167,19 +167,17 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
 
     console = console or Console()
     t = analysis.test
-    scope = {"all": "all answers", "exam": "exam answers", "practice": "practice answers"}[analysis.mode]
-    pairwise = "" if t.complete else " (pairwise: learners answered different questions)"
+    scope = {"all": "", "exam": " (exam answers only)", "practice": " (practice answers only)"}[analysis.mode]
+    console.print(f"[bold]Item analysis[/] of first answers{scope}", highlight=False)
+    console.print(f"Learners     {t.attempts}  questions {t.questions}  answered per learner "
+                  f"{_fmt(t.test_length, 1)}", highlight=False)
     console.print(
-        f"[bold]Item analysis[/]: {t.attempts} learners, {t.questions} questions, first answers from {scope}, "
-        f"{_fmt(t.test_length, 1)} questions per learner on average."
+        f"Scores       mean {_fmt(t.mean, 1, '%')}  median {_fmt(t.median, 1, '%')}  SD {_fmt(t.sd, 1, '%')}  "
+        f"skewness {_fmt(t.skewness, 2)}  kurtosis {_fmt(t.kurtosis, 2)}", highlight=False,
     )
     console.print(
-        f"Score: mean {_fmt(t.mean, 1, '%')}, median {_fmt(t.median, 1, '%')}, SD {_fmt(t.sd, 1, '%')}, "
-        f"skewness {_fmt(t.skewness, 2)}, kurtosis {_fmt(t.kurtosis, 2)}."
-    )
-    console.print(
-        f"Reliability: CIC (Cronbach's alpha) {_fmt(t.cic, 1, '%')}{pairwise}, error ratio "
-        f"{_fmt(t.error_ratio, 1, '%')}, standard error {_fmt(t.standard_error, 1, '%')}."
+        f"Reliability  CIC {_fmt(t.cic, 1, '%')}{'' if t.complete else ' (pairwise)'}  error ratio "
+        f"{_fmt(t.error_ratio, 1, '%')}  standard error {_fmt(t.standard_error, 1, '%')}", highlight=False,
     )
     rows = analysis.flagged if flagged_only else analysis.questions
     if rows:
@@ -208,6 +206,8 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
         console.print(f"{few} question(s) have fewer than {analysis.min_responses} first answers: "
                       "too few to judge (figures shown, no other flag raised).")
     console.print("[dim]facil = facility index (mean mark), discr = discrimination index (item-rest correlation x "
-                  "100), effic = discriminative efficiency, guess = random guess score.[/]")
+                  "100), effic = discriminative efficiency, guess = random guess score."
+                  + ("" if t.complete else " Learners answered different questions: each figure uses those who "
+                     "answered; CIC from pairwise covariances.") + "[/]")
     for note in analysis.skipped:
         console.print(f"[dim]skipped {note}[/]", highlight=False)

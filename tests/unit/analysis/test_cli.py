@@ -131,7 +131,7 @@ def test_table_lists_flagged_questions_first_with_their_location(tmp_path, qids,
         export_learner(d, f"learner{n}", answers)
     assert main(["analyze", str(d), "--mode", "exam", "--min-responses", "5"]) == 0
     out = capsys.readouterr().out
-    assert "Item analysis: 6 learners, 5 questions" in out
+    assert "Learners     6  questions 5  answered per learner 5.0" in out
     check = out[out.index("Check these questions"):]
     assert f"{extra.source.path}:{extra.source.line}: {extra.id}: facility over 95%" in check.replace("\n  ", " ")
     assert f"{qids[1]}: negative discrimination" in check
