@@ -20,8 +20,9 @@ from textual.worker import Worker, WorkerState
 
 from study.tui.services import Clock, Services
 
-# How often the bank's files are checked for edits when live reload is on: a stat of each file, about
-# 0.5 ms for the shipped bank (bench/reload.py); a change shows after one to two polls.
+# How often the bank's files are checked for edits when live reload is on. A poll stats each file: 0.4 ms
+# for the shipped bank's 81 files, 0.5 ms for 10,000 questions in 100 files. An edit is reloaded once two
+# polls agree, so one to two seconds after it is saved.
 POLL_SECONDS = 1.0
 
 # name -> (module under study.tui.screens, class, palette title, help line).

@@ -262,3 +262,20 @@ async def test_a_review_keeps_a_card_whose_topic_file_just_broke(bank_dir, store
         await pilot.press("3")
         await settle(pilot, app)
         assert store.item_state("fx-ai-ml-dl/nested") is not None
+
+
+async def test_a_bank_that_failed_at_start_loads_once_its_blueprint_is_fixed(bank_dir, store, clock):
+    blueprint = bank_dir / "content" / "blueprint.yaml"
+    good = blueprint.read_text()
+    blueprint.write_text(good + "\n\tbroken: [\n")
+    app = build(bank_dir, store, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        assert app.services.bank is None
+        assert "could not be loaded" in str(app.screen.query_one("#home-countdown", Static).render())
+        blueprint.write_text(good)
+        await reload(pilot, app)
+        await settle(pilot, app)  # home recomputes its figures in a worker
+        assert len(app.services.bank.questions) == 7 and app.services.errors == []
+        assert "could not be loaded" not in str(app.screen.query_one("#home-countdown", Static).render())
+        assert not app.screen.query_one("#home-problems", Static).display
