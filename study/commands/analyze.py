@@ -55,7 +55,15 @@ def run(args: argparse.Namespace) -> int:
         scope = "" if args.mode == "all" else f" in {args.mode} mode"
         print(f"study: error: no answers{scope} in {', '.join(args.results)}", file=sys.stderr)
         return 1
-    bank = load_bank(questions=args.questions, content=args.content)
+    try:
+        bank = load_bank(questions=args.questions, content=args.content)
+    except OSError as exc:
+        print(f"study: error: cannot load the question bank: {exc.filename or ''}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    except ValueError as exc:  # a malformed blueprint, with its file:line:col
+        print(f"study: error: cannot load the question bank: {exc}", file=sys.stderr)
+        return 1
     analysis = analyse(responses, bank, mode=args.mode, min_responses=min_responses)
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))

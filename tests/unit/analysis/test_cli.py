@@ -153,3 +153,10 @@ def test_errors_exit_1_with_the_location_and_usage_mistakes_exit_2(tmp_path, cap
     with pytest.raises(SystemExit) as exc:
         main(["analyze", str(empty), "--mode", "homework"])
     assert exc.value.code == 2
+
+
+def test_a_bank_that_cannot_load_is_one_line_exit_1(exports, tmp_path, capsys):
+    assert main(["analyze", str(exports), "--content", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("study: error: cannot load the question bank: ") and "blueprint.yaml" in err
+    assert len(err.splitlines()) == 1
