@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, Iterator
 
 from study.bank.load import Diagnostic
@@ -53,10 +52,7 @@ class QuestionView:
 
 
 def _learner_text(inst: Instance) -> str:
-    # describe() reads flags, answers and feedback mode from a live session; a preview is one unanswered,
-    # unflagged question in practice mode.
-    view = SimpleNamespace(flags=[False], answers=[None], feedback=True)
-    return describe(inst, 1, 1, view, None)  # type: ignore[arg-type]
+    return describe(inst, 1, 1)
 
 
 def accepted_range(value: float, unit: str, tolerance: str, digits: int) -> str:

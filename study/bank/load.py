@@ -153,6 +153,8 @@ def validation_findings(
                 code, msg = "unknown-objective", f"objective {_get(data, path)!r} is not a blueprint id like '2.1'"
             elif kind == "string_pattern_mismatch" and path and path[-1] in ("id", "topic"):
                 code, msg = "bad-id", f"{where} {_get(data, path)!r} must be lower case letters, digits, '-', '_' or '.'"
+            elif path and path[-1] == "answer" and kind.startswith("bool"):
+                code, msg = "wrong-type", f"answer {_get(data, path)!r} must be true or false for a true_false question"
             elif kind == "string_pattern_mismatch" and path and path[-1] == "url":
                 value = _get(data, path)
                 code, msg = ("empty-text", f"{where} is empty") if value == "" else (
@@ -161,9 +163,10 @@ def validation_findings(
                 code, msg = "invalid-value", f"verified {_get(data, path)!r} is not a date like 2026-11-30"
             else:
                 msg = f"{where}: {err['msg']}"
-        # The message is part of the key: several missing fields share the mapping's position, and each
-        # must be reported, while the same complaint from two union branches is still shown once.
-        key = (line, col, code, msg)
+        # Several missing fields share the mapping's position and each must be reported; any other
+        # complaint is shown once per position, because a value matching no union branch gets one
+        # complaint per branch.
+        key = (line, col, code, msg if code == "missing-field" else "")
         if key not in findings:
             findings[key] = Finding(line, col, "error", code, msg)
     return list(findings.values())

@@ -26,12 +26,15 @@ def plain_text(markdown: str) -> str:
     return _MD.sub("", markdown).strip()
 
 
-def describe(inst: Instance, position: int, total: int, session: QuizSession, now_left: str | None) -> str:
+def describe(inst: Instance, position: int, total: int, *, flagged: bool = False, answer: str | None = None,
+             now_left: str | None = None) -> str:
+    """The question as the learner reads it. ``answer`` is the answer given so far, shown only where it may
+    still change (an exam), so the caller passes None in practice."""
     head = f"Question {position} of {total} (objective {inst.objective})"
-    if session.flags[position - 1]:
+    if flagged:
         head += " [flagged]"
-    if session.answers[position - 1] is not None and not session.feedback:
-        head += f" [answer: {session.answers[position - 1]}]"
+    if answer is not None:
+        head += f" [answer: {answer}]"
     if now_left:
         head += f" - {now_left} left"
     lines = [head, plain_text(inst.stem)]
@@ -107,8 +110,10 @@ def run_plain(
         if show:
             left = session.remaining(clock())
             say()
-            say(describe(session.current, session.index + 1, session.count, session,
-                         format_left(left.total_seconds()) if left is not None else None))
+            i = session.index
+            say(describe(session.current, i + 1, session.count, flagged=session.flags[i],
+                         answer=None if session.feedback else session.answers[i],
+                         now_left=format_left(left.total_seconds()) if left is not None else None))
         show = True
         line = stdin.readline()
         if line == "":

@@ -106,3 +106,13 @@ def test_placeholder_url_and_date_get_plain_messages(tmp_path: Path) -> None:
     messages = {d.message for d in lint([tmp_path], with_calc=False).diagnostics}
     assert "references[0].url 'see the guide' is not a web address like https://docs.nvidia.com/..." in messages
     assert "verified 'last week' is not a date like 2026-11-30" in messages
+
+
+def test_a_true_false_answer_that_is_not_a_boolean_gets_one_plain_finding(tmp_path: Path) -> None:
+    good = (CORPUS / "dupe" / "duplicate_id_a.yaml").read_text()
+    text = good.replace("type: single", "type: true_false")
+    text = re.sub(r"    choices:\n(      .*\n)+", '    answer: "maybe"\n', text)
+    (tmp_path / "tf.yaml").write_text(text)
+    found = [d for d in lint([tmp_path], with_calc=False).diagnostics if d.line == 7]
+    assert [(d.code, d.message) for d in found] == [
+        ("wrong-type", "answer 'maybe' must be true or false for a true_false question")]
