@@ -190,7 +190,7 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
         for q in rows:
             mark = "[red]![/]" if q.flags and FLAG_FEW not in q.flags else "[yellow]?[/]" if q.flags else ""
             table.add_row(
-                mark, q.id, str(q.responses), _fmt(q.facility, 0, "%"), _fmt(q.sd, 0, "%"),
+                mark, q.id, str(q.responses), _fmt(q.facility, 1, "%"), _fmt(q.sd, 0, "%"),
                 _fmt(q.discrimination, 0), _fmt(q.discriminative_efficiency, 0, "%"),
                 _fmt(q.random_guess, 0, "%"), " ".join(_SHORT[f] for f in q.flags),
             )
