@@ -24,6 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--actor", metavar="ACTOR",
                    help="xapi: who the statements are about: an email (mailto) or HOMEPAGE|NAME for an account "
                    "(default: the local user name on this machine)")
+    p.add_argument("--xapi-base", metavar="IRI",
+                   help="xapi: the IRI under which questions and exams are named, e.g. "
+                   "https://lms.example.edu/xapi/nca-aiio (default: $STUDY_XAPI_BASE, else a reserved .invalid one)")
     p.add_argument("--questions", action="append", metavar="PATH",
                    help="gift/anki: a question file or folder instead of the built-in bank (repeatable)")
     p.add_argument("--content", metavar="PATH",

@@ -69,10 +69,11 @@ def _absolute_http(text: str) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc) and not re.search(r"[\s<>\"{}|\\^`]", text)
 
 
-def check_base(base: str) -> str:
+def check_base(base: str, origin: str = BASE_ENV) -> str:
+    """``origin`` names where the value came from (the option or the variable), for the error message."""
     base = base.strip().rstrip("/")
     if not _absolute_http(base) or urlsplit(base).query or urlsplit(base).fragment:
-        raise ActorError(f"{BASE_ENV}={base!r}: expected an absolute http(s) IRI without query or fragment, "
+        raise ActorError(f"{origin} {base!r}: expected an absolute http(s) IRI without query or fragment, "
                          "like https://lms.example.edu/xapi/nca-aiio")
     return base
 
@@ -258,19 +259,16 @@ class _Bank:
             return None
 
     def instance(self, question: Any, params: Mapping[str, Any]) -> Any:
-        """The question as it was asked: a templated one with the attempt's parameters (pinned as one-value
-        lists, so ``instantiate`` draws exactly them), unshuffled. None if the bank can no longer build it."""
+        """The question as it was asked: a templated one with the attempt's parameters, unshuffled. None if
+        the bank can no longer build it (a parameter renamed or a value no longer valid)."""
         key = (question.id, json.dumps(params, sort_keys=True))
         if key not in self._instances:
             from study.quiz.instance import InstanceError, instantiate
 
-            q = question
             inst = None
             try:
-                if question.params:
-                    pinned = {name: [params[name]] for name in question.params}
-                    q = question.model_copy(update={"params": pinned})
-                inst = instantiate(q, 0, shuffle=False, hash_="")
+                pinned = {name: params[name] for name in question.params} if question.params else None
+                inst = instantiate(question, 0, shuffle=False, hash_="", params=pinned)
             except (KeyError, InstanceError, ValueError, ArithmeticError):
                 inst = None
             self._instances[key] = inst
@@ -291,10 +289,10 @@ def _half_width(key: Any) -> float:
 
 def _numeric_response(inst: Any, text: str, correct: bool, low: float, high: float) -> str | None:
     """The number the learner gave, in the answer's unit, read the way the grader reads it."""
-    from study.quiz.grade import AnswerError, _read_number
+    from study.quiz.grade import AnswerError, read_number
 
     try:
-        reading = _read_number(inst, text)
+        reading = read_number(inst, text)
     except (AnswerError, ValueError):
         return None
     if reading.value is None:  # a time given for a size: no number in the question's unit
@@ -601,7 +599,10 @@ def export_command(args: argparse.Namespace) -> int:
     from study.progress import StoreError, open_store
 
     try:
-        base = check_base(getattr(args, "xapi_base", None) or os.environ.get(BASE_ENV) or DEFAULT_BASE)
+        if getattr(args, "xapi_base", None):
+            base = check_base(args.xapi_base, "--xapi-base")
+        else:
+            base = check_base(os.environ.get(BASE_ENV) or DEFAULT_BASE, BASE_ENV)
         actor = parse_actor(args.actor) if getattr(args, "actor", None) else default_actor(base)
     except ActorError as exc:
         print(f"study: error: {exc}", file=sys.stderr)

@@ -89,7 +89,7 @@ def normalize_answer(instance: Instance, raw: Any) -> str:
         text = str(raw).strip()
         if not text:
             raise AnswerError("no number given")
-        _read_number(instance, text)  # raises AnswerError if unreadable
+        read_number(instance, text)  # raises AnswerError if unreadable
         return text
     if isinstance(raw, int) and not isinstance(raw, bool):
         raw = LABELS[raw] if 0 <= raw < len(instance.options) else str(raw)
@@ -110,7 +110,10 @@ class _Reading:
     base_value: float | None = None  # a bare number read in base units (bytes, seconds), as an alternative
 
 
-def _read_number(instance: Instance, text: str) -> _Reading:
+def read_number(instance: Instance, text: str) -> _Reading:
+    """How the grader reads ``text`` typed for a numeric ``instance`` (a unit, or a bare number by the
+    bare-number rule). Raises :class:`AnswerError` when it is not a number. Exports use it to report the
+    answer exactly as it was graded."""
     assert instance.numeric is not None
     unit = instance.numeric.unit
     digits = instance.numeric.digits
@@ -187,7 +190,7 @@ def _grade_typed(instance: Instance, text: str) -> Grade:
     assert key is not None
     expected = key.display
     try:
-        reading = _read_number(instance, text)
+        reading = read_number(instance, text)
     except AnswerError as exc:
         return Grade(False, f"{exc}. The answer is {expected}.", expected, text, derivation=instance.derivation)
     if reading.value is None:

@@ -301,15 +301,18 @@ def instantiate(
     as_choice: bool = False,
     shuffle: bool = True,
     hash_: str | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> Instance:
     """Turn ``question`` into an :class:`Instance`.
 
     The draw depends only on ``seed`` and the question id, so the same seed gives the same parameters and
     choice order whatever else is in the quiz. ``as_choice`` asks a numeric question with distractors as
     multiple choice (exam mode). ``shuffle`` shuffles the choices of single and multi questions.
+    ``params`` rebuilds a templated question as it was asked with those values (for example from a stored
+    attempt) instead of drawing them.
     """
     rng = random.Random(f"{seed}:{question.id}")
-    params = draw_params(question, rng)
+    params = dict(params) if params is not None else draw_params(question, rng)
     try:
         stem = render_stem(question, params)
     except InstanceError as exc:

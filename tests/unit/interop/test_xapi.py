@@ -417,6 +417,20 @@ def test_base_iri_comes_from_the_environment(recorded: Recorded, monkeypatch: py
     assert xapi.export_command(command(recorded, "-", "a@b.org")) == 2
 
 
+def test_the_base_option_wins_over_the_environment_and_names_itself_in_errors(recorded: Recorded, monkeypatch,
+                                                                              capsys) -> None:
+    from study.cli import main
+
+    monkeypatch.setenv(xapi.BASE_ENV, "https://env.example.org/x")
+    argv = ["--db", str(recorded.db), "export", "--format", "xapi", "--actor", "a@b.org",
+            "--questions", str(DATA)]
+    assert main([*argv, "--xapi-base", "https://lms.example.edu/xapi/nca", "-"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines and all(s["object"]["id"].startswith("https://lms.example.edu/xapi/nca/") for s in lines)
+    assert main([*argv, "--xapi-base", "lms.example.edu", "-"]) == 2
+    assert capsys.readouterr().err.startswith("study: error: --xapi-base 'lms.example.edu':")
+
+
 def test_cli_dispatch_with_the_built_in_bank(recorded: Recorded, capsys) -> None:
     from study.cli import main
 

@@ -119,6 +119,16 @@ def test_templated_draw_is_reproducible_and_varies():
     assert len(draws) > 10
 
 
+def test_given_params_rebuild_the_instance_that_was_asked():
+    q = kv_question()
+    asked = {"model": "llama-3-70b", "seq": 6144, "batch": 4}
+    inst = instantiate(q, seed=99, params=asked)
+    assert dict(inst.params) == asked
+    # 2 (K and V) x 80 layers x 8 KV heads x 128 dims x 6144 tokens x 4 sequences x 2 bytes.
+    assert inst.numeric.value == pytest.approx(2 * 80 * 8 * 128 * 6144 * 4 * 2 / 1e9, rel=1e-9)
+    assert "6144 tokens, batch 4" in inst.stem
+
+
 def test_templated_exam_instance_is_multiple_choice_and_grades():
     from study.quiz import grade_answer
 
