@@ -1,4 +1,4 @@
-"""The core never imports Textual: each core package is imported in a fresh interpreter."""
+"""The core and the command-line tools never import Textual: each is imported in a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -18,6 +18,14 @@ CORE = [
     "study.progress.readiness",
     "study.progress.transfer",
     "study.cli",
+    # Instructor tools and exports run without the app too.
+    "study.interop.gift",
+    "study.interop.anki",
+    "study.interop.xapi",
+    "study.analysis",
+    "study.authoring.preview",
+    "study.authoring.new",
+    "study.bank.stats",
 ]
 
 
