@@ -5,7 +5,7 @@ Accepted inputs, told apart by content, not by name:
 - a progress export (``study export``): one JSON object with ``"format": "study-progress"``; one file is
   one learner;
 - xAPI statements (``study export --format xapi``): JSON lines, or a JSON array as an LRS returns them;
-  statements are grouped by actor; ``answered`` statements count, and ``attempted`` ones with a result (an
+  statements are grouped by actor across all files (a statement id met twice counts once); ``answered`` statements count, and ``attempted`` ones with a result (an
   exam question left unanswered, marked 0); the question id is the last segment of the object IRI, the mark
   ``result.score.scaled`` (partial credit) or else ``result.success``, the mode the parent activity;
 - a directory: every ``*.json``, ``*.jsonl`` and ``*.ndjson`` file below it. Files there that are neither
@@ -227,9 +227,22 @@ def _xapi_statements(text: str, label: str) -> Iterator[tuple[Mapping[str, Any],
         yield st, f"{label}:{lineno}"
 
 
-def _xapi_learners(text: str, label: str, mode: str) -> list[_Learner]:
-    columns: dict[str, tuple[list[Any], list[str], list[float]]] = {}
-    read: dict[str, int] = {}
+@dataclass
+class _XapiActors:
+    """Answers per actor over every xAPI file: an LRS may split one learner's statements across files, and a
+    statement met twice (the same export given twice) counts once, by its id."""
+
+    columns: dict[str, tuple[list[Any], list[str], list[float]]] = field(default_factory=dict)
+    read: dict[str, int] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)
+    duplicates: int = 0
+
+    def learners(self) -> list[_Learner]:
+        return [_Learner(actor, first_marks(*self.columns.get(actor, ([], [], []))), n)
+                for actor, n in self.read.items()]
+
+
+def _read_xapi(text: str, label: str, mode: str, actors: _XapiActors) -> None:
     for st, where in _xapi_statements(text, label):
         if not isinstance(st, dict) or "verb" not in st or "actor" not in st:
             raise ResultsError(f"{where}: not an xAPI statement (no actor or verb)")
@@ -248,15 +261,19 @@ def _xapi_learners(text: str, label: str, mode: str) -> list[_Learner]:
         if not isinstance(oid, str) or not _question_id(oid):
             raise ResultsError(f"{where}: the object has no id")
         mark = _xapi_mark(result, where)
-        read[actor] = read.get(actor, 0) + 1
+        sid = st.get("id")
+        if isinstance(sid, str):
+            if sid in actors.seen:
+                actors.duplicates += 1
+                continue
+            actors.seen.add(sid)
+        actors.read[actor] = actors.read.get(actor, 0) + 1
         if not keeps(mode, _xapi_mode(st)):
             continue
-        times, qids, marks = columns.setdefault(actor, ([], [], []))
+        times, qids, marks = actors.columns.setdefault(actor, ([], [], []))
         times.append(_time(st.get("timestamp"), where))
         qids.append(_question_id(oid))
         marks.append(mark)
-    return [_Learner(f"{actor} ({label})", first_marks(*columns.get(actor, ([], [], []))), n)
-            for actor, n in read.items()]
 
 
 # ``study export`` writes these keys first, in this order, and none of their values can hold a quote.
@@ -311,6 +328,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     learners: list[_Learner] = []
     skipped: list[str] = []
     seen: dict[frozenset[str], str] = {}
+    actors = _XapiActors()
     for path, named in files:
         label = str(path)
         try:
@@ -339,7 +357,10 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
                 seen[uids] = label
             learners.append(learner)
         else:
-            learners.extend(_xapi_learners(text, label, mode))
+            _read_xapi(text, label, mode, actors)
+    learners.extend(actors.learners())
+    if actors.duplicates:
+        skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
     return _matrix(learners, len(files), skipped)
 
 

@@ -166,3 +166,16 @@ def test_an_export_as_written_and_the_same_data_reordered_read_alike(tmp_path, p
     truncated.write_text(json.dumps(written, indent=1)[:-40])
     with pytest.raises(ResultsError, match=r"cut\.json:\d+:\d+: not valid JSON"):
         load_results([truncated])
+
+
+def test_xapi_actor_split_across_files_is_one_learner_and_repeats_count_once(tmp_path):
+    first = {**statement("ann", "q1", False, "2026-11-02T09:00:00Z"), "id": "s1"}
+    later = {**statement("ann", "q1", True, "2026-11-02T10:00:00Z"), "id": "s2"}
+    other = {**statement("ann", "q2", True, "2026-11-02T11:00:00Z"), "id": "s3"}
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(json.dumps(later) + "\n")
+    b.write_text(json.dumps(first) + "\n" + json.dumps(other) + "\n")
+    r = load_results([a, b, b])  # b twice: its statements count once
+    assert r.learners == ("mailto:ann@example.com",) and r.answers == 3
+    assert cell(r, 0, "q1") == 0 and cell(r, 0, "q2") == 1  # the first answer came from the second file
+    assert r.skipped == ("2 xAPI statement(s) met twice (same statement id): counted once",)
