@@ -34,7 +34,8 @@ class QuestionReport:
     id: str
     location: str | None  # file:line in the bank, None when the bank has no such question
     type: str | None
-    responses: int
+    responses: int  # learners whose first answers are counted
+    rest_responses: int  # of those, the ones who answered another question too: the n of the correlations
     facility: float | None
     sd: float | None
     discrimination: float | None
@@ -129,6 +130,7 @@ def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "al
             location=f"{q.source.path}:{q.source.line}" if q is not None and q.source else None,
             type=q.type if q is not None else None,
             responses=int(items.responses[j]),
+            rest_responses=int(items.rest_responses[j]),
             facility=_num(fac),
             sd=_num(items.sd[j]),
             discrimination=_num(disc),

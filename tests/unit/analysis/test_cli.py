@@ -68,7 +68,7 @@ def test_exam_answers_give_the_hand_computed_figures(exports, qids, capsys):
     by_id = {q["id"]: q for q in data["questions"]}
     for qid, ref in zip(qids, moodle_items(FIXTURE)):
         q = by_id[qid]
-        assert q["responses"] == 6
+        assert q["responses"] == q["rest_responses"] == 6
         assert q["facility"] == pytest.approx(float(ref["facility"]))
         assert q["sd"] == pytest.approx(ref["sd"])
         assert q["discrimination"] == pytest.approx(ref["discrimination"])
