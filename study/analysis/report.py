@@ -198,7 +198,10 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
             )
         console.print(table)
     broken = [q for q in analysis.flagged if FLAG_FEW not in q.flags]
-    if broken:
+    if not broken:
+        console.print("No question looks broken (negative discrimination, facility under 5% or over 95%).",
+                      highlight=False)
+    else:
         console.print("[bold]Check these questions[/]:")
         for q in broken:
             console.print(f"  {q.location or '(not in the bank)'}: {q.id}: {', '.join(q.flags)}",

@@ -160,3 +160,10 @@ def test_a_bank_that_cannot_load_is_one_line_exit_1(exports, tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("study: error: cannot load the question bank: ") and "blueprint.yaml" in err
     assert len(err.splitlines()) == 1
+
+
+def test_nothing_flagged_says_so(exports, capsys):
+    assert main(["analyze", str(exports), "--mode", "exam", "--flagged"]) == 0  # all "few" at 6 learners
+    out = capsys.readouterr().out
+    assert "No question looks broken" in out and "6 question(s)" not in out
+    assert "4 question(s) have fewer than 10 first answers" in out
