@@ -119,11 +119,15 @@ def build_bank(
     diags: list[Diagnostic] = []
     topics: list[Topic] = []
     topic_seen: dict[str, str] = {}
+    # A topic file that does not load is reported once, at its own position; the questions that cite it
+    # (by its file name, which is its id) still load, so one broken card file does not empty a quiz.
+    unreadable_topics: set[str] = set()
     for path in topic_paths:
         shown = _shown(path)
         topic, found = load_topic_file(path, shown)
         diags.extend(found)
         if topic is None:
+            unreadable_topics.add(path.stem)
             continue
         if topic.id in topic_seen:
             diags.append(Diagnostic(shown, 2, 1, "error", "duplicate-id", f"topic id {topic.id!r} is also used by {topic_seen[topic.id]}"))
@@ -153,7 +157,7 @@ def build_bank(
             if q.objective not in objectives:
                 diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-objective", f"objective {q.objective!r} is not in the blueprint (1.1 to 3.4)"))
                 bad = True
-            if q.topic is not None and q.topic not in topic_seen:
+            if q.topic is not None and q.topic not in topic_seen and q.topic not in unreadable_topics:
                 diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-topic", f"topic {q.topic!r} has no file in content/topics/"))
                 bad = True
             if not bad:

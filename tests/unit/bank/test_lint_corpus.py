@@ -116,3 +116,23 @@ def test_a_true_false_answer_that_is_not_a_boolean_gets_one_plain_finding(tmp_pa
     found = [d for d in lint([tmp_path], with_calc=False).diagnostics if d.line == 7]
     assert [(d.code, d.message) for d in found] == [
         ("wrong-type", "answer 'maybe' must be true or false for a true_false question")]
+
+
+def test_a_broken_topic_file_is_one_finding_and_its_questions_still_load(tmp_path: Path) -> None:
+    import shutil
+
+    from study import paths
+    from study.bank import load_bank
+
+    content = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), content)
+    card = content / "topics" / "power-cooling.md"
+    card.write_text(card.read_text().replace("title:", "title: [unclosed", 1))
+    whole = load_bank()
+    broken = load_bank(content=content)
+    citing = {q.id for q in whole.questions if q.topic == "power-cooling"}
+    assert citing and citing <= {q.id for q in broken.questions}
+    assert len(broken.questions) == len(whole.questions)
+    assert "power-cooling" not in {t.id for t in broken.topics}
+    codes = [(Path(d.path).name, d.code) for d in broken.diagnostics]
+    assert codes and all(name == "power-cooling.md" for name, _ in codes)
