@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from study import paths
 from study.bank.load import (
@@ -110,6 +112,31 @@ def display_path(path: Path) -> str:
 _shown = display_path
 
 
+# Each file's parse, keyed by its bytes: reloading a bank after one edit (live reload in the app, or a
+# re-run in the same process) parses only the files that changed. Keyed by content rather than mtime so two
+# saves within one timestamp tick cannot hand back a stale parse. Parsed models are immutable, so sharing
+# them between banks is safe; the cap keeps a long-running process from holding every file it ever saw.
+_FILE_PARSES: OrderedDict[tuple[str, str, str, bytes], Any] = OrderedDict()
+_FILE_PARSES_CAP = 4096
+
+
+def _parsed(kind: str, loader: Callable[[Path, str], Any], path: Path, shown: str) -> Any:
+    try:
+        digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+    except OSError:
+        return loader(path, shown)  # the loader reports why the file cannot be read
+    key = (kind, str(path), shown, digest)
+    hit = _FILE_PARSES.get(key)
+    if hit is not None:
+        _FILE_PARSES.move_to_end(key)
+        return hit
+    result = loader(path, shown)
+    _FILE_PARSES[key] = result
+    if len(_FILE_PARSES) > _FILE_PARSES_CAP:
+        _FILE_PARSES.popitem(last=False)
+    return result
+
+
 def build_bank(
     question_paths: Sequence[Path],
     topic_paths: Sequence[Path],
@@ -124,7 +151,7 @@ def build_bank(
     unreadable_topics: set[str] = set()
     for path in topic_paths:
         shown = _shown(path)
-        topic, found = load_topic_file(path, shown)
+        topic, found = _parsed("topic", load_topic_file, path, shown)
         diags.extend(found)
         if topic is None:
             unreadable_topics.add(path.stem)
@@ -143,7 +170,7 @@ def build_bank(
     questions: list[Question] = []
     first_seen: dict[str, Question] = {}
     for path in question_paths:
-        found_q, found = load_question_file(path, _shown(path))
+        found_q, found = _parsed("question", load_question_file, path, _shown(path))
         diags.extend(found)
         for q in found_q:
             src = q.source

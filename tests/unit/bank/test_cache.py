@@ -74,3 +74,40 @@ def test_an_unreadable_cache_file_falls_back_to_loading(tmp_path):
     pickled.write_bytes(b"not a pickle")
     bank = load_bank_cached([str(questions)], str(content), directory=cache)
     assert len(bank.questions) == 6
+
+
+def test_reloading_after_one_edit_parses_only_that_file(tmp_path, monkeypatch):
+    import study.bank.bank as bank_mod
+    from study.bank import load_bank
+    from study.bank.bank import clear_cache
+
+    content, questions = _copy(tmp_path)
+    first = load_bank(questions=[questions], content=content)
+    calls: list[str] = []
+    real = bank_mod.load_question_file
+
+    def counting(path, shown=None):
+        calls.append(Path(path).name)
+        return real(path, shown)
+
+    # A second file, which must not be parsed again after the first one is edited.
+    other = Path(__file__).parents[2] / "data" / "lint" / "dupe" / "duplicate_id_a.yaml"
+    shutil.copy(other, questions / "zz_other.yaml")
+    clear_cache()
+    first = load_bank(questions=[questions], content=content)
+    assert "lint-dup-id" in {q.id for q in first.questions}
+    monkeypatch.setattr(bank_mod, "load_question_file", counting)
+    files = sorted(questions.rglob("*.yaml"))
+    assert len(files) >= 2
+    target = files[0]
+    text = target.read_text()
+    q = next(q for q in first.questions if Path(q.source.path).name == target.name)
+    # Same length, so a stat-based check within one timestamp tick could not tell the edit apart.
+    edited = text.replace(q.stem[:5], q.stem[:5][::-1], 1)
+    assert edited != text and len(edited) == len(text)
+    target.write_text(edited)
+    clear_cache()
+    second = load_bank(questions=[questions], content=content)
+    assert calls == [target.name]
+    assert second.question(q.id).stem != q.stem
+    assert len(second.questions) == len(first.questions)
