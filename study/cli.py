@@ -51,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="progress store (default: $STUDY_DB, else the platform user data dir)",
     )
+    parser.add_argument(
+        "--no-watch",
+        dest="watch",
+        action="store_false",
+        default=None,
+        help="app: do not reload question and card files when they change (also STUDY_WATCH=0)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -78,6 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except Exception as exc:
+        # A bank that cannot be built (a mistyped --content or --questions, a broken blueprint) is one line,
+        # whichever command met it; anything else is a bug and keeps its traceback.
+        from study.bank.bank import BankError
+
+        if not isinstance(exc, BankError):
+            raise
+        print(f"study: error: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

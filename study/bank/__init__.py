@@ -1,6 +1,6 @@
 """The question bank and topic cards: schema, safe loading, lint. No Textual here."""
 
-from study.bank.bank import Bank, build_bank, clear_cache, load_bank
+from study.bank.bank import Bank, BankError, build_bank, clear_cache, load_bank
 from study.bank.load import Diagnostic
 from study.bank.schema import (
     Blueprint,
@@ -16,6 +16,7 @@ from study.bank.schema import (
 
 __all__ = [
     "Bank",
+    "BankError",
     "Blueprint",
     "Card",
     "Choice",

@@ -24,6 +24,11 @@ from study.bank.load import (
 from study.bank.schema import Blueprint, Card, Question, Topic
 
 
+class BankError(ValueError):
+    """The bank cannot be built at all (a missing folder, an unreadable blueprint). Problems inside question
+    and topic files are never raised: they are diagnostics, and the rest of the bank still loads."""
+
+
 @dataclass(frozen=True)
 class Bank:
     blueprint: Blueprint
@@ -226,7 +231,18 @@ def load_bank(
     key = (str(content_root), tuple(map(str, q_roots)), tuple(map(str, extra_roots)))
     if key in _CACHE:
         return _CACHE[key]
-    blueprint = load_blueprint(content_root / "blueprint.yaml")
+    missing = [p for p in (*q_roots, *extra_roots) if not p.exists()]
+    if missing:
+        raise BankError(f"no such question file or folder: {missing[0]}")
+    blueprint_path = content_root / "blueprint.yaml"
+    if not blueprint_path.is_file():
+        raise BankError(f"{content_root} is not a content folder: it has no blueprint.yaml")
+    try:
+        blueprint = load_blueprint(blueprint_path)
+    except OSError as exc:
+        raise BankError(f"cannot read {blueprint_path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:  # includes pydantic's ValidationError
+        raise BankError(f"the blueprint does not load: {exc}") from exc
     topic_files = [p for p in iter_files([content_root / "topics"], (".md",)) if p.name.lower() != "readme.md"]
     q_files = iter_files(q_roots, QUESTION_SUFFIXES)
     known_q = {p.resolve() for p in q_files}

@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         # The full-screen app, opened on the practice or exam set-up screen.
         from study.tui.app import run_app
 
-        return run_app(db=args.db, start="exam" if args.mode == "exam" else "practice")
+        return run_app(db=args.db, start="exam" if args.mode == "exam" else "practice",
+                       watch=getattr(args, "watch", None))
     import os
 
     from study.bank import load_bank

@@ -11,4 +11,4 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from study.tui.app import run_app
 
-    return run_app(db=getattr(args, "db", None))
+    return run_app(db=getattr(args, "db", None), watch=getattr(args, "watch", None))

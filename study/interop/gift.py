@@ -33,7 +33,7 @@ def _err(message: str) -> None:
 def export_command(args: argparse.Namespace) -> int:
     from study.bank.bank import load_bank
 
-    bank = load_bank()
+    bank = load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
     text, report = bank_gift(bank)
     target = getattr(args, "file", None)
     if not target or target == "-":

@@ -74,3 +74,33 @@ def test_bank_stats_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [d["weight"] for d in stats["domains"]] == [38, 40, 22]
     assert sum(d["questions"] for d in stats["domains"]) == stats["questions"]
     assert sum(len(d["objectives"]) for d in stats["domains"]) == 22
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["quiz", "--plain", "--no-store", "--content", "{tmp}/nowhere"], "is not a content folder: it has no blueprint.yaml"),
+    (["quiz", "--plain", "--no-store", "--questions", "{tmp}/nowhere.yaml"], "no such question file or folder"),
+    (["export", "--format", "gift", "--content", "{tmp}/nowhere"], "is not a content folder"),
+    (["export", "--format", "anki", "--questions", "{tmp}/gone", "{tmp}/x.apkg"], "no such question file or folder"),
+    (["quiz", "--plain", "--no-store", "--content", "{tmp}/broken"], "the blueprint does not load: "),
+])
+def test_a_bank_that_cannot_be_built_is_one_line_whatever_the_command(tmp_path, capsys, argv, message) -> None:
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "blueprint.yaml").write_text("domains: [\n")
+    code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("study: error: ") and message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.apkg").exists()
+
+
+@pytest.mark.parametrize("argv, watch", [([], None), (["--no-watch"], False), (["--no-watch", "tui"], False),
+                                         (["--no-watch", "quiz"], False)])
+def test_no_watch_reaches_the_app(monkeypatch, argv, watch) -> None:
+    import study.tui.app as app_module
+
+    seen: dict = {}
+    monkeypatch.setattr(app_module, "run_app", lambda **kw: seen.update(kw) or 0)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    assert main(argv) == 0
+    assert seen["watch"] is watch
