@@ -12,8 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "`study export --format xapi`; a directory means every such file in it) and computes Moodle's quiz "
         "statistics from each learner's first answer to each question: facility, SD, discrimination index, "
         "discriminative efficiency per question; mean, median, SD, skewness, kurtosis, Cronbach's alpha, "
-        "error ratio and standard error for the test. Flags negative discrimination, facility under 5%% or "
-        "over 95%%, and questions with too few answers to judge.",
+        "error ratio and standard error for the test. Flags negative discrimination, facility under 5% or "
+        "over 95%, and questions with too few answers to judge.",
     )
     p.add_argument("results", nargs="+", metavar="RESULTS", help="export files or directories of them")
     p.add_argument("--mode", choices=("all", "exam", "practice"), default="all",

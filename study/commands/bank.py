@@ -5,7 +5,7 @@ import argparse
 STATS_DESCRIPTION = (
     "Counts of the question bank by domain, objective, type, difficulty and templated or not, held against "
     "the blueprint weights and the content targets (at least 300 questions; each domain within 5 points of "
-    "its weight; each objective at least 8 questions and 2 cards; at least 15%% choose-two; difficulties 1 to "
+    "its weight; each objective at least 8 questions and 2 cards; at least 15% choose-two; difficulties 1 to "
     "3; at least 40 calculator scenarios), followed by the gaps: what is short and by how much. A gap is an "
     "error when a target is missed and a warning when it is only worth closing (a domain under its weight "
     "but within 5 points, an objective without a choose-two question or without a difficulty level). "
