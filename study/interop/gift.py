@@ -240,7 +240,8 @@ def _summary(result: ImportResult, out: str, errors: int) -> None:
         tail.append(f"{result.skipped} skipped")
     if errors:
         tail.append(f"{errors} malformed")
-    print(f"wrote {len(result.questions)} questions ({kinds}) to {where}" + (f"; {', '.join(tail)}" if tail else ""),
+    n = len(result.questions)
+    print(f"wrote {n} question{'' if n == 1 else 's'} ({kinds}) to {where}" + (f"; {', '.join(tail)}" if tail else ""),
           file=sys.stderr)
     todo = Counter(k for c in result.questions for k in c.todo)
     whys = sum(len(c.choice_todo) for c in result.questions)
