@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from study import paths
+from study.text import count
 
 Signature = tuple[int, int, int]
 
@@ -187,10 +188,6 @@ def _label(path: Path, roots: Iterable[Root]) -> str:
     return str(path)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def describe(change: Change, bank: Any, roots: Iterable[Root], old: Any = None) -> tuple[str, int]:
     """The one-line report of a reload and the number of errors in the files that changed (``bank`` is
     ``None`` when only the calculator catalog was reloaded).
@@ -212,15 +209,15 @@ def describe(change: Change, bank: Any, roots: Iterable[Root], old: Any = None) 
     diags = tuple(getattr(bank, "diagnostics", ()))
     errors_here = sum(1 for d in diags if d.severity == "error" and d.path in touched)
     errors_all = sum(1 for d in diags if d.severity == "error")
-    problems = _plural(errors_here, "problem") if errors_here else "no problems"
+    problems = count(errors_here, "problem") if errors_here else "no problems"
     if errors_all > errors_here:
         problems += f" ({errors_all} in the bank)"
     n_q, n_c = len(bank.questions), len(bank.cards)
-    counts = f"{_plural(n_q, 'question')}"
+    counts = f"{count(n_q, 'question')}"
     if old is not None and len(old.questions) != n_q:
         delta = n_q - len(old.questions)
         counts += f" ({abs(delta)} {'more' if delta > 0 else 'fewer'})"
-    counts += f", {_plural(n_c, 'card')}"
+    counts += f", {count(n_c, 'card')}"
     return f"{what}: {problems} · {counts}", errors_here
 
 

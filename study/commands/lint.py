@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import argparse
 
+from study.text import count
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -51,13 +53,9 @@ def run(args: argparse.Namespace) -> int:
             print(d)
         import sys
 
-        summary = (f"{_count(result.files, 'file')}, {_count(result.questions, 'question')}, "
-                   f"{_count(result.cards, 'card')}: {_count(result.errors, 'error')}, "
-                   f"{_count(result.warnings, 'warning')}")
+        summary = (f"{count(result.files, 'file')}, {count(result.questions, 'question')}, "
+                   f"{count(result.cards, 'card')}: {count(result.errors, 'error')}, "
+                   f"{count(result.warnings, 'warning')}")
         print(summary, file=sys.stderr)
     failed = result.errors > 0 or (args.strict and result.warnings > 0)
     return 1 if failed else 0
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

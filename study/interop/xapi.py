@@ -39,6 +39,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
+from study.text import count
+
 DEFAULT_BASE = "https://study-nca-aiio.invalid/nca-aiio"
 BASE_ENV = "STUDY_XAPI_BASE"
 # Fixed forever: changing it would give every statement a new id and duplicate a learner's history in an LRS.
@@ -589,10 +591,6 @@ def _load_bank(args: argparse.Namespace) -> Any:
     return load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def export_command(args: argparse.Namespace) -> int:
     """``study export --format xapi [FILE] [--actor ACTOR]``: exit 0, 1 (store or file problem), 2 (bad actor)."""
     from study.paths import default_db_path
@@ -618,10 +616,10 @@ def export_command(args: argparse.Namespace) -> int:
     statements, summary = build_statements(data, _load_bank(args), actor, base)
     if summary.missing:
         shown = ", ".join(sorted(summary.missing)[:5]) + (", ..." if len(summary.missing) > 5 else "")
-        print(f"study: {_count(summary.missing_answers, 'answer')} to {_count(len(summary.missing), 'question')} "
+        print(f"study: {count(summary.missing_answers, 'answer')} to {count(len(summary.missing), 'question')} "
               f"no longer in the bank ({shown}): exported with the question id only", file=sys.stderr)
     if summary.no_response:
-        print(f"study: {_count(summary.no_response, 'answer')} exported without result.response (the order the "
+        print(f"study: {count(summary.no_response, 'answer')} exported without result.response (the order the "
               "choices were shown in was not kept, the question changed, or the number was of the wrong kind); "
               "the answer as given is in result.extensions", file=sys.stderr)
     text = to_jsonl(statements)
@@ -632,6 +630,6 @@ def export_command(args: argparse.Namespace) -> int:
 
     if not write_atomic(args.file, text):
         return 1
-    print(f"exported {summary.statements} xAPI statements ({summary.answers} answers, {summary.sessions} finished "
-          f"sessions) to {args.file}", file=sys.stderr)
+    print(f"exported {count(summary.statements, 'xAPI statement')} ({count(summary.answers, 'answer')}, "
+          f"{count(summary.sessions, 'finished session')}) to {args.file}", file=sys.stderr)
     return 0
