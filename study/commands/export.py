@@ -58,14 +58,13 @@ def _export_progress(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    if not args.file or args.file == "-":
-        sys.stdout.write(text)
-        return 0
-    from study.interop.output import write_atomic
+    from study.interop.output import emit
 
-    if not write_atomic(args.file, text):
+    where = emit(args.file, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    if where is None:
         return 1
+    if where != args.file:
+        return 0
     print(f"exported {len(data['attempts'])} answers, {len(data['reviews'])} card reviews, "
           f"{len(data['sessions'])} sessions to {args.file}", file=sys.stderr)
     return 0

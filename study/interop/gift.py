@@ -35,16 +35,11 @@ def export_command(args: argparse.Namespace) -> int:
 
     bank = load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
     text, report = bank_gift(bank)
-    target = getattr(args, "file", None)
-    if not target or target == "-":
-        sys.stdout.write(text)
-        where = "standard output"
-    else:
-        from study.interop.output import write_atomic
+    from study.interop.output import emit
 
-        if not write_atomic(target, text):
-            return 1
-        where = target
+    where = emit(getattr(args, "file", None), text)
+    if where is None:
+        return 1
     total = sum(report.counts.values())
     kinds = ", ".join(f"{report.counts[t]} {TYPE_NAMES[t]}" for t in TYPE_NAMES if report.counts[t])
     print(f"exported {total} questions ({kinds}) to {where}", file=sys.stderr)

@@ -29,3 +29,14 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> bool:
         print(f"study: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
         return False
     return True
+
+
+def emit(target: str | None, text: str) -> str | None:
+    """``text`` to standard output (``target`` None or ``-``) or atomically to the file ``target``.
+
+    Returns where it went, for the caller's summary ("standard output" or the file name), or None after a
+    write error has been reported."""
+    if not target or target == "-":
+        sys.stdout.write(text)
+        return "standard output"
+    return target if write_atomic(target, text) else None

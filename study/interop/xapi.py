@@ -622,14 +622,13 @@ def export_command(args: argparse.Namespace) -> int:
         print(f"study: {count(summary.no_response, 'answer')} exported without result.response (the order the "
               "choices were shown in was not kept, the question changed, or the number was of the wrong kind); "
               "the answer as given is in result.extensions", file=sys.stderr)
-    text = to_jsonl(statements)
-    if not args.file or args.file == "-":
-        sys.stdout.write(text)
-        return 0
-    from study.interop.output import write_atomic
+    from study.interop.output import emit
 
-    if not write_atomic(args.file, text):
+    where = emit(args.file, to_jsonl(statements))
+    if where is None:
         return 1
+    if where != args.file:
+        return 0
     print(f"exported {count(summary.statements, 'xAPI statement')} ({count(summary.answers, 'answer')}, "
           f"{count(summary.sessions, 'finished session')}) to {args.file}", file=sys.stderr)
     return 0
