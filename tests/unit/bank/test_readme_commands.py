@@ -1,4 +1,4 @@
-"""Every `$ study ...` line in the README's console examples is a command the CLI accepts.
+"""Every `$ study ...` line in the READMEs' console examples is a command the CLI accepts.
 
 A renamed option otherwise leaves the README teaching a command that exits 2.
 """
@@ -13,11 +13,12 @@ import pytest
 
 from study.cli import build_parser
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+ROOT = Path(__file__).resolve().parents[3]
+READMES = [ROOT / "README.md", ROOT / "questions" / "README.md"]
 
 
 def readme_commands() -> list[str]:
-    text = README.read_text(encoding="utf-8")
+    text = "\n".join(p.read_text(encoding="utf-8") for p in READMES)
     out = []
     for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
         for line in block.splitlines():
