@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable
 
 import pytest
 
-from tests.tui.conftest import no_blink, settle
+from tests.tui.conftest import DATA, no_blink, settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -177,3 +177,29 @@ def test_resume_offer(snap_compare, make_app, store, bank, clock, size) -> None:
     session.flag()
     assert store.active_session("exam") is not None
     assert snap_compare(make_app(), terminal_size=size, run_before=home)
+
+
+@scenario
+async def table_card(pilot: Any) -> None:
+    await pilot.press("t")
+    await settle(pilot, pilot.app)
+    pilot.app.screen._move_cursor_to(("card", "fx-fabrics/glance"))
+    await settle(pilot, pilot.app)
+    await pilot.press("enter")  # at 80 columns the card takes the whole width; at 120 it sits beside the tree
+
+
+@scenario
+async def table_review(pilot: Any) -> None:
+    await pilot.press("r")
+    await settle(pilot, pilot.app)
+    await pilot.press("n", "space")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("run_before", [table_card, table_review], ids=["topics", "review"])
+def test_card_with_a_wide_table(snap_compare, make_app, size, run_before) -> None:
+    """A table wider than 80 columns in its source: compact, wrapped at word boundaries, nothing cut."""
+    from study.bank import load_bank
+
+    bank = load_bank(questions=[DATA / "questions"], content=DATA / "tables")
+    assert snap_compare(make_app(bank=bank), terminal_size=size, run_before=run_before)

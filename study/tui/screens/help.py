@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Markdown
+from textual.widgets import Header
 
 from study.tui.widgets.footer import StudyFooter
+from study.tui.widgets.markdown import ReaderMarkdown
 
 def readiness_text() -> str:
     """The progress module's own explanation, so the help cannot drift from the computation."""
@@ -69,5 +70,5 @@ class HelpScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="help-body"):
-            yield Markdown(_key_table() + "\n\n" + readiness_text(), id="help-markdown")
+            yield ReaderMarkdown(_key_table() + "\n\n" + readiness_text(), id="help-markdown")
         yield StudyFooter()

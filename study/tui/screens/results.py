@@ -9,11 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Markdown, Static
+from textual.widgets import DataTable, Header, Static
 
 from study.tui.format import clock as fmt_clock
 from study.tui.widgets.bars import BarChart, BarRow
 from study.tui.widgets.footer import StudyFooter
+from study.tui.widgets.markdown import ReaderMarkdown
 
 UNOFFICIAL = "NVIDIA does not publish the passing score; the target is ours."
 
@@ -37,7 +38,7 @@ class ResultsScreen(Screen):
             yield Static(self._headline(), id="results-score", classes="panel")
             yield BarChart(self._domain_rows(), id="results-domains", classes="panel")
             yield Static(self._history_text(), id="results-history", classes="panel")
-            yield Markdown(self._missed_markdown(), id="results-missed")
+            yield ReaderMarkdown(self._missed_markdown(), id="results-missed")
             table: DataTable = DataTable(id="results-times", zebra_stripes=True, cursor_type="row")
             yield table
         yield StudyFooter()

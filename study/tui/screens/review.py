@@ -16,6 +16,7 @@ from textual.widgets import ContentSwitcher, Header, Input, Markdown, ProgressBa
 from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, Choices, QuestionView
+from study.tui.widgets.markdown import ReaderMarkdown
 
 
 class ReviewScreen(Screen):
@@ -47,7 +48,7 @@ class ReviewScreen(Screen):
         yield Static("", id="review-status", classes="quiz-header")
         with ContentSwitcher(initial="review-card", id="review-switch"):
             with VerticalScroll(id="review-card", classes="panel"):
-                yield Markdown("", id="review-card-md")
+                yield ReaderMarkdown("", id="review-card-md")
             yield QuestionView(id="review-question")
         yield StudyFooter()
 

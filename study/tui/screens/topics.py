@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -13,21 +13,28 @@ from textual.screen import Screen
 from textual.widgets import Header, Input, Markdown, Static, Tree
 
 from study.tui.widgets.footer import StudyFooter
+from study.tui.widgets.markdown import ReaderMarkdown
 
 RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
 HINT = (
     "Pick a domain, objective, topic or card on the left (arrows, enter, or the mouse).\n\n"
     "- **/** search titles and text\n- **x** practise the questions of what is selected\n"
     "- **m** mark a card read, **1-4** rate it (again, hard, good, easy) for spaced review\n"
-    "- **]** next card"
+    "- **]** next card, **[** previous card\n"
+    "- **\\\\** hide or show the tree to read at full width (**escape** brings it back)"
 )
+# Cards are written to fit 78 columns; below this width the tree and a card side by side would squeeze the
+# card's tables into columns of "…", so opening a card gives it the whole width instead.
+SIDE_BY_SIDE_MIN_WIDTH = 110
 
 
 class TopicsScreen(Screen):
     SUB_TITLE = "Topics"
     BINDINGS = [
         Binding("escape", "back", "Back"),
+        Binding("backspace", "show_tree", "Back to the tree", show=False),
         Binding("slash", "search", "Search", key_display="/"),
+        Binding("backslash", "toggle_tree", "Tree", key_display="\\"),
         Binding("x", "practice_topic", "Questions"),
         Binding("m", "mark_read", "Mark read"),
         Binding("1", "rate('1')", "Again", show=False),
@@ -35,6 +42,7 @@ class TopicsScreen(Screen):
         Binding("3", "rate('3')", "Good", show=False),
         Binding("4", "rate('4')", "Easy", show=False),
         Binding("right_square_bracket", "next_card", "Next card", key_display="]"),
+        Binding("left_square_bracket", "previous_card", "Previous card", key_display="[", show=False),
     ]
 
     def __init__(self, topic_id: str | None = None, card_id: str | None = None) -> None:
@@ -42,6 +50,14 @@ class TopicsScreen(Screen):
         self._initial = (topic_id, card_id)
         self.selected: tuple[str, str] | None = None  # ("topic"|"card"|"objective"|"domain", id)
         self._shown_at = time.monotonic()
+        # Set when opening a card on a narrow terminal hid the tree (not the reader's \\ key): widening the
+        # terminal then brings the tree back by itself.
+        self._auto_hidden = False
+
+    @property
+    def reading(self) -> bool:
+        """The tree is hidden and the card has the whole width."""
+        return self.has_class("-reading")
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -50,7 +66,7 @@ class TopicsScreen(Screen):
                 yield Input(placeholder="search topics and cards", id="topics-search")
                 yield Tree("Blueprint", id="topics-tree")
             with VerticalScroll(id="topics-card", classes="panel"):
-                yield Markdown(HINT, id="topics-markdown")
+                yield ReaderMarkdown(HINT, id="topics-markdown")
             yield Static("", id="topics-status")
         yield StudyFooter()
 
@@ -158,6 +174,13 @@ class TopicsScreen(Screen):
     def _search_done(self) -> None:
         self.query_one(Tree).focus()
 
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected) -> None:
+        # Enter (or a click) on a card opens it to read; on a topic or objective it only folds the tree.
+        if event.node.data and event.node.data[0] == "card" and self.app.size.width < SIDE_BY_SIDE_MIN_WIDTH:
+            self.show(*event.node.data)
+            self._set_reading(True, auto=True)
+
     @on(Tree.NodeHighlighted)
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:
         if event.node.data:
@@ -177,7 +200,7 @@ class TopicsScreen(Screen):
             topic = bank.topic(card.topic)
             panel.border_title = f"{topic.meta.title}"
             status = self._card_status(card.id)
-            md.update(f"## {card.title}\n\n{card.body}\n\n---\n*objectives {', '.join(card.objectives)}* {status}")
+            md.update(f"## {card.title}\n\n{card.body}\n\n*objectives {', '.join(card.objectives)}* {status}")
         elif kind == "topic":
             topic = bank.topic(ident)
             panel.border_title = topic.meta.title
@@ -213,10 +236,36 @@ class TopicsScreen(Screen):
 
     # -- actions ----------------------------------------------------------------------------------------
 
+    def _set_reading(self, reading: bool, auto: bool = False) -> None:
+        self.set_class(reading, "-reading")
+        self._auto_hidden = reading and auto
+        if reading:
+            self.query_one("#topics-card").focus()
+        else:
+            # The tree was only hidden, never rebuilt: its cursor is still on what the reader had open.
+            self.query_one(Tree).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= SIDE_BY_SIDE_MIN_WIDTH, "-wide")
+        if self._auto_hidden and event.size.width >= SIDE_BY_SIDE_MIN_WIDTH:
+            self._set_reading(False)
+
+    def action_toggle_tree(self) -> None:
+        self._set_reading(not self.reading)
+
+    def action_show_tree(self) -> None:
+        if self.reading:
+            self._set_reading(False)
+
     def action_back(self) -> None:
+        if self.reading:
+            self._set_reading(False)
+            return
         self.app.pop_screen()
 
     def action_search(self) -> None:
+        if self.reading:
+            self._set_reading(False)
         self.query_one("#topics-search", Input).focus()
 
     def _topic_of_selection(self) -> str | None:
@@ -265,5 +314,34 @@ class TopicsScreen(Screen):
         self.show("card", card_id)
 
     def action_next_card(self) -> None:
-        tree = self.query_one(Tree)
-        tree.action_cursor_down()
+        self._step_card(1)
+
+    def action_previous_card(self) -> None:
+        self._step_card(-1)
+
+    def _step_card(self, step: int) -> None:
+        """Open the next (or previous) card in tree order, crossing topics; from a topic, its first card."""
+        cards: list[tuple[str, str]] = []
+
+        def walk(node: Any) -> None:
+            for child in node.children:
+                if child.data and child.data[0] == "card":
+                    cards.append(child.data)
+                walk(child)
+
+        walk(self.query_one(Tree).root)
+        if not cards:
+            return
+        selected = self.selected
+        if selected in cards:
+            index = cards.index(selected) + step
+        elif selected and selected[0] == "topic":
+            firsts = [i for i, c in enumerate(cards) if self.app.services.bank.card(c[1]).topic == selected[1]]
+            index = firsts[0] if firsts else 0
+        else:
+            index = 0 if step > 0 else len(cards) - 1
+        if not 0 <= index < len(cards):
+            self.notify("No more cards this way.", timeout=2)
+            return
+        self.show(*cards[index])
+        self._move_cursor_to(cards[index])

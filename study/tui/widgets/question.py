@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Markdown, OptionList
+from study.tui.widgets.markdown import ReaderMarkdown
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -132,10 +133,10 @@ class QuestionView(VerticalScroll):
     """
 
     def compose(self) -> ComposeResult:
-        yield Markdown("", id="q-stem", classes="quiz-stem")
+        yield ReaderMarkdown("", id="q-stem", classes="quiz-stem")
         yield Choices(id="q-choices")
         yield Input(placeholder="type the number with its unit, e.g. 140 GB", id="q-number", classes="quiz-answer")
-        yield Markdown("", id="q-feedback", classes="feedback")
+        yield ReaderMarkdown("", id="q-feedback", classes="feedback")
 
     def show(self, instance: Any, *, picked: set[int] | None = None, typed: str = "", key: object = None) -> None:
         self.query_one("#q-stem", Markdown).update(instance.stem)

@@ -1,0 +1,102 @@
+"""Markdown for cards, help and feedback, with tables laid out the way a reader expects on 80 columns.
+
+Textual's own table shrinks columns from the left when the table is wider than the screen, so the first
+column (usually the row's name: "A100 SXM 80GB", "Memory holds") wraps word by word while wide prose columns
+stay whole, and a column narrower than its longest word shows "…". Here the column that wraps the least gives way
+first, no column goes below its longest word while any other can still give, and a word that still cannot fit
+folds onto the next line rather than being cut (see ``MarkdownTableContent`` in app.tcss).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.cells import cell_len
+from textual import events
+from textual.layout import Layout
+from textual.layouts.grid import GridLayout
+from textual.widgets import Markdown
+from textual.widgets._markdown import MarkdownTable, MarkdownTableContent
+
+GAP = 2  # blank columns after each column's text: the cells' right padding in app.tcss
+
+
+def wrapped_lines(text: str, width: int) -> int:
+    """Lines ``text`` takes wrapped at word boundaries into ``width`` cells (a longer word folds)."""
+    return sum(max(1, len(textwrap.wrap(line, max(1, width)))) for line in text.splitlines() or [""])
+
+
+def column_widths(rows: list[list[str]], available: int) -> list[int]:
+    """Column widths for ``rows`` of cell texts (header first) in ``available`` cells, gutters already taken
+    off. Each column starts at its widest cell; while the table is too wide, the column that gives up one cell
+    for the fewest extra lines does (the widest one on a tie), never below its longest word while another
+    column can still give, so words fold only when every column is down to its longest word."""
+    columns = max((len(row) for row in rows), default=0)
+    cells = [[row[c] if c < len(row) else "" for row in rows] for c in range(columns)]
+    widths = [max(1, max(cell_len(line) for text in col for line in text.splitlines() or [""])) for col in cells]
+    floors = [max(1, max(cell_len(word) for text in col for word in text.split() or [""])) for col in cells]
+    floors = [min(f, w) for f, w in zip(floors, widths)]
+
+    def height(c: int, width: int) -> int:
+        return max(wrapped_lines(text, width) for text in cells[c]) if rows else 0
+
+    excess = sum(widths) - max(available, columns)
+    while excess > 0:
+        shrinkable = [c for c in range(columns) if widths[c] > floors[c]] or [
+            c for c in range(columns) if widths[c] > 1]
+        cost = {c: sum(wrapped_lines(text, widths[c] - 1) - wrapped_lines(text, widths[c]) for text in cells[c])
+                for c in shrinkable}
+        give = min(shrinkable, key=lambda c: (cost[c], -widths[c]))
+        widths[give] -= 1
+        excess -= 1
+    return widths
+
+
+class ReaderTableContent(MarkdownTableContent):
+    """The grid of one table, its column widths set from the cells' text and the width it is given, every
+    other row shaded: with no rule between rows, the shade shows where a row that wraps ends."""
+
+    def compose(self):
+        columns = max(1, len(self.headers))
+        for index, cell in enumerate(super().compose()):
+            row = index // columns  # 0 is the header
+            if row and row % 2 == 0:
+                cell.add_class("-even")
+            if index % columns == columns - 1:
+                cell.add_class("-last")  # no gap after the last column
+            yield cell
+
+    def pre_layout(self, layout: Layout) -> None:
+        super().pre_layout(layout)
+        assert isinstance(layout, GridLayout)
+        if self.styles.grid_columns and len(self.styles.grid_columns) == len(self.headers):
+            # The widths below already fit; stretching them would only spread the columns apart.
+            layout.expand = False
+            layout.shrink = False
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        columns = max(1, len(self.headers))
+        texts = [cell.plain for cell in [*self.headers, *(cell for row in self.rows for cell in row)]]
+        rows = [texts[i:i + columns] for i in range(0, len(texts), columns)]
+        widths = column_widths(rows, width - GAP * (columns - 1))
+        spec = " ".join(str(w + GAP) for w in widths[:-1]) + f" {widths[-1]}"
+        if spec != getattr(self, "_spec", None):
+            self._spec = spec
+            self.styles.grid_columns = spec
+
+
+class ReaderTable(MarkdownTable):
+    def compose(self):
+        headers, rows = self._get_headers_and_rows()
+        self._headers = headers
+        self._rows = rows
+        yield ReaderTableContent(headers, rows)
+
+
+class ReaderMarkdown(Markdown):
+    """Markdown whose tables are compact and never cut a word (the app's only Markdown widget)."""
+
+    BLOCKS = {**Markdown.BLOCKS, "table_open": ReaderTable}
