@@ -229,7 +229,7 @@ async def test_wide_terminal_keeps_tree_and_card_side_by_side(make_app: Any, siz
         await pilot.press("enter")
         await settle(pilot, app)
         side, panel = screen.query_one("#topics-side"), screen.query_one("#topics-card")
-        assert side.display and panel.size.width >= 78  # room for a card written to 78 columns
+        assert side.display and panel.size.width >= 78 + 2 + 1  # 78 columns of card, its margins, a scrollbar
         assert app.focused is screen.query_one(Tree)
         await pilot.press("backslash")  # the reader may still hide the tree
         await settle(pilot, app)
@@ -256,3 +256,39 @@ def test_footer_of_the_topics_screen_names_the_tree_key() -> None:
     keys = {b.key: b for b in TopicsScreen.BINDINGS}
     assert keys["backslash"].show and keys["backslash"].key_display == "\\"
     assert cell_len(keys["backslash"].description) <= 6
+
+
+async def test_the_next_card_starts_at_its_title(store: Any) -> None:
+    from study.bank import load_bank
+    from study.tui.app import make_app
+
+    app = make_app(bank=load_bank(), store=store, seed=7, watch=False, poll_seconds=None)
+    async with app.run_test(size=NARROW) as pilot:
+        await open_topics(pilot, app)
+        await highlight(pilot, app, ("card", "gpu-selection/line-up"))  # taller than 24 rows at 80 columns
+        await pilot.press("enter")
+        await settle(pilot, app)
+        panel = app.screen.query_one("#topics-card")
+        await pilot.press("pagedown")
+        await settle(pilot, app)
+        assert panel.scroll_y > 0
+        await pilot.press("right_square_bracket")
+        await settle(pilot, app)
+        assert app.screen.selected == ("card", "gpu-selection/training-vs-inference")
+        assert panel.scroll_y == 0
+
+
+def test_column_widths_shrink_the_column_that_wraps_least() -> None:
+    from study.tui.widgets.markdown import column_widths
+
+    # Fits: every column keeps its widest cell.
+    assert column_widths([["GPU", "Memory"], ["H100 SXM", "80 GB HBM3"]], 40) == [8, 10]
+    # 13 + 12 = 25 in 22: shrinking either column first wraps one cell, so the wider (GPU) gives; once
+    # "A100 SXM 80GB" is on two lines it gives 2 more for free, while "141 GB HBM3e" would wrap.
+    rows = [["GPU", "Memory"], ["A100 SXM 80GB", "80 GB HBM2e"], ["H100 SXM", "141 GB HBM3e"]]
+    assert column_widths(rows, 22) == [10, 12]
+    # "Name" (4) cannot give without cutting a word; the text column wraps down to "one two" (8 left).
+    assert column_widths([["Name", "Text"], ["a b", "one two three"]], 12) == [4, 8]
+    # Too narrow for the longest words: the total still fits (words fold), no column below 1.
+    widths = column_widths([["abcdef", "ghijkl"]], 8)
+    assert sum(widths) == 8 and min(widths) >= 1

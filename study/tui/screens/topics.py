@@ -17,7 +17,8 @@ from study.tui.widgets.markdown import ReaderMarkdown
 
 RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
 HINT = (
-    "Pick a domain, objective, topic or card on the left (arrows, enter, or the mouse).\n\n"
+    "Pick a domain, objective, topic or card on the left (arrows, enter, or the mouse); **enter** on a card "
+    "opens it.\n\n"
     "- **/** search titles and text\n- **x** practise the questions of what is selected\n"
     "- **m** mark a card read, **1-4** rate it (again, hard, good, easy) for spaced review\n"
     "- **]** next card, **[** previous card\n"
@@ -100,10 +101,11 @@ class TopicsScreen(Screen):
             return
         kind, ident = selected
         try:
-            self.show(kind, ident)
+            self.show(kind, ident, keep_scroll=True)  # the reader stays where they were in the edited card
         except (KeyError, StopIteration):
             self.query_one("#topics-markdown", Markdown).update(HINT)
             self.query_one("#topics-card").border_title = "Card"
+            self._set_reading(False)  # the hint points at the tree
             return
         self._move_cursor_to(selected)
 
@@ -189,10 +191,12 @@ class TopicsScreen(Screen):
 
     # -- display ----------------------------------------------------------------------------------------
 
-    def show(self, kind: str, ident: str) -> None:
+    def show(self, kind: str, ident: str, keep_scroll: bool = False) -> None:
         bank = self.app.services.bank
         md = self.query_one("#topics-markdown", Markdown)
         panel = self.query_one("#topics-card")
+        if not keep_scroll and (kind, ident) != self.selected:
+            panel.scroll_home(animate=False)  # a new card starts at its title, not where the last one was
         self.selected = (kind, ident)
         self._shown_at = time.monotonic()
         if kind == "card":
