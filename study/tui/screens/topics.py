@@ -54,6 +54,7 @@ class TopicsScreen(Screen):
         # Set when opening a card on a narrow terminal hid the tree (not the reader's \\ key): widening the
         # terminal then brings the tree back by itself.
         self._auto_hidden = False
+        self._title = "Card"
 
     @property
     def reading(self) -> bool:
@@ -72,7 +73,7 @@ class TopicsScreen(Screen):
         yield StudyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#topics-card").border_title = "Card"
+        self._set_title("Card")
         tree = self.query_one(Tree)
         tree.show_root = False
         self.watch(self.app, "ready", self._on_ready, init=True)
@@ -104,7 +105,7 @@ class TopicsScreen(Screen):
             self.show(kind, ident, keep_scroll=True)  # the reader stays where they were in the edited card
         except (KeyError, StopIteration):
             self.query_one("#topics-markdown", Markdown).update(HINT)
-            self.query_one("#topics-card").border_title = "Card"
+            self._set_title("Card")
             self._set_reading(False)  # the hint points at the tree
             return
         self._move_cursor_to(selected)
@@ -202,12 +203,12 @@ class TopicsScreen(Screen):
         if kind == "card":
             card = bank.card(ident)
             topic = bank.topic(card.topic)
-            panel.border_title = f"{topic.meta.title}"
+            self._set_title(topic.meta.title)
             status = self._card_status(card.id)
             md.update(f"## {card.title}\n\n{card.body}\n\n*objectives {', '.join(card.objectives)}* {status}")
         elif kind == "topic":
             topic = bank.topic(ident)
-            panel.border_title = topic.meta.title
+            self._set_title(topic.meta.title)
             lines = [f"# {topic.meta.title}", "", topic.intro or "", ""]
             lines += [f"- {c.title}" for c in topic.cards]
             refs = "\n".join(f"- [{r.title}]({r.url})" for r in topic.meta.references)
@@ -217,11 +218,11 @@ class TopicsScreen(Screen):
         elif kind == "objective":
             obj = bank.blueprint.objective(ident)
             n = len(bank.questions_for(objective=ident))
-            panel.border_title = f"Objective {ident}"
+            self._set_title(f"Objective {ident}")
             md.update(f"## {ident} {obj.title}\n\n{n} questions in the bank. Press **x** to practise them.")
         elif kind == "domain":
             dom = next(d for d in bank.blueprint.domains if d.id == ident)
-            panel.border_title = f"Domain {ident}"
+            self._set_title(f"Domain {ident}")
             objs = "\n".join(f"- {o.id} {o.title}" for o in dom.objectives)
             md.update(f"## {dom.name}\n\n{dom.weight}% of the exam.\n\n{objs}")
 
@@ -240,8 +241,14 @@ class TopicsScreen(Screen):
 
     # -- actions ----------------------------------------------------------------------------------------
 
+    def _set_title(self, title: str) -> None:
+        self._title = title
+        # A round frame sets the title off by itself; the bare rule shown while reading needs the spaces.
+        self.query_one("#topics-card").border_title = f" {title} " if self.reading else title
+
     def _set_reading(self, reading: bool, auto: bool = False) -> None:
         self.set_class(reading, "-reading")
+        self._set_title(self._title)
         self._auto_hidden = reading and auto
         if reading:
             self.query_one("#topics-card").focus()

@@ -28,25 +28,26 @@ def wrapped_lines(text: str, width: int) -> int:
 
 def column_widths(rows: list[list[str]], available: int) -> list[int]:
     """Column widths for ``rows`` of cell texts (header first) in ``available`` cells, gutters already taken
-    off. Each column starts at its widest cell; while the table is too wide, the column that gives up one cell
-    for the fewest extra lines does (the widest one on a tie), never below its longest word while another
-    column can still give, so words fold only when every column is down to its longest word."""
+    off. Each column starts at its widest cell; while the table is too wide, one column gives up one cell: the
+    one that makes the table the fewest lines taller (a cell that wraps in a row that is already tall costs
+    nothing), then the one that wraps the fewest cells, then the widest. No column goes below its longest word
+    while another can still give, so words fold only when every column is down to its longest word."""
     columns = max((len(row) for row in rows), default=0)
-    cells = [[row[c] if c < len(row) else "" for row in rows] for c in range(columns)]
-    widths = [max(1, max(cell_len(line) for text in col for line in text.splitlines() or [""])) for col in cells]
-    floors = [max(1, max(cell_len(word) for text in col for word in text.split() or [""])) for col in cells]
+    grid = [[row[c] if c < len(row) else "" for c in range(columns)] for row in rows]
+    widths = [max([1] + [cell_len(line) for row in grid for line in row[c].splitlines()]) for c in range(columns)]
+    floors = [max([1] + [cell_len(word) for row in grid for word in row[c].split()]) for c in range(columns)]
     floors = [min(f, w) for f, w in zip(floors, widths)]
 
-    def height(c: int, width: int) -> int:
-        return max(wrapped_lines(text, width) for text in cells[c]) if rows else 0
+    def lines(trial: list[int]) -> tuple[int, int]:
+        per_cell = [[wrapped_lines(text, trial[c]) for c, text in enumerate(row)] for row in grid]
+        return sum(max(row, default=1) for row in per_cell), sum(sum(row) for row in per_cell)
 
     excess = sum(widths) - max(available, columns)
     while excess > 0:
         shrinkable = [c for c in range(columns) if widths[c] > floors[c]] or [
             c for c in range(columns) if widths[c] > 1]
-        cost = {c: sum(wrapped_lines(text, widths[c] - 1) - wrapped_lines(text, widths[c]) for text in cells[c])
-                for c in shrinkable}
-        give = min(shrinkable, key=lambda c: (cost[c], -widths[c]))
+        cost = {c: lines([w - (i == c) for i, w in enumerate(widths)]) for c in shrinkable}
+        give = min(shrinkable, key=lambda c: (*cost[c], -widths[c]))
         widths[give] -= 1
         excess -= 1
     return widths
