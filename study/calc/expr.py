@@ -174,9 +174,79 @@ class Expr:
         display = format_quantity(val, v.dim)
         body = self.tree.body
         if not (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id in BY_PYNAME):
-            src = " ".join(self.src.split())
-            steps.add(lambda: [Step("expression", src, "", display)])
+            # Built only when a worked solution is read: the expression as it applies to these parameters
+            # (the branch taken, catalog ids filled in), then with every look-up replaced by its value.
+            steps.add(lambda: [Step("expression", *self._worked(body, env), display)])
         return Evaluation(val, v.dim, steps, display, computed)
+
+    _PRECEDENCE = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2, ast.Mod: 2, ast.Pow: 4}
+
+    def _argument(self, node: ast.AST, env: dict[str, Any]) -> str:
+        """An argument as written, with a parameter replaced by its value (``model='llama-3-70b'``)."""
+        if isinstance(node, ast.Name):
+            v = env[node.id]
+            if isinstance(v, str):
+                return repr(v)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return _number_text(float(v))
+        segment = ast.get_source_segment(self._starts.decode("utf-8"), node) or ""
+        return " ".join(segment.split())
+
+    def _worked(self, node: ast.AST, env: dict[str, Any]) -> tuple[str, str]:
+        """``(formula, substituted)`` for ``node``: e.g. ``link('ib-hdr').per_direction`` and ``25 GB/s``."""
+        def show(value: Any) -> str:
+            if isinstance(value, Quantity):
+                return format_quantity(value.value, value.dim)
+            return repr(value) if isinstance(value, str) else str(value)
+
+        def value_of(n: ast.AST) -> Any:
+            return self._eval(n, env, Steps())
+
+        def wrap(child: ast.AST, text: tuple[str, str], parent_prec: int, right: bool) -> tuple[str, str]:
+            prec = self._PRECEDENCE.get(type(child.op), 9) if isinstance(child, ast.BinOp) else 9
+            if prec < parent_prec or (right and prec == parent_prec):
+                return f"({text[0]})", f"({text[1]})"
+            return text
+
+        if isinstance(node, ast.IfExp):
+            taken = node.body if self._truth(node.test, value_of(node.test)) else node.orelse
+            return self._worked(taken, env)
+        if isinstance(node, ast.BinOp):
+            prec = self._PRECEDENCE[type(node.op)]
+            left = wrap(node.left, self._worked(node.left, env), prec, right=False)
+            right = wrap(node.right, self._worked(node.right, env), prec, right=True)
+            sym = " x " if isinstance(node.op, ast.Mult) else f" {_BINOPS[type(node.op)]} "
+            return left[0] + sym + right[0], left[1] + sym + right[1]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            inner = self._worked(node.operand, env)
+            sign = "-" if isinstance(node.op, ast.USub) else "+"
+            return sign + inner[0], sign + inner[1]
+        if isinstance(node, ast.Name):
+            return node.id, show(value_of(node))
+        if isinstance(node, ast.Attribute):
+            return f"{self._worked(node.value, env)[0]}.{node.attr}", show(value_of(node))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            if name in _CATALOG_FUNCS:
+                obj = value_of(node)
+                return f"{name}({obj.id!r})", getattr(obj, "name", obj.id)
+            if name in _BUILTINS:
+                parts = [self._worked(a, env) for a in node.args]
+                return (f"{name}({', '.join(p[0] for p in parts)})", f"{name}({', '.join(p[1] for p in parts)})")
+            if name in BY_PYNAME:  # a calculator call: its own steps come first; show it with these arguments
+                args = ", ".join(f"{k.arg}={self._argument(k.value, env)}" for k in node.keywords)
+                return f"{name}({args})", show(value_of(node))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):  # gpu(g).peak('bf16')
+            args = ", ".join([self._argument(a, env) for a in node.args]
+                             + [f"{k.arg}={self._argument(k.value, env)}" for k in node.keywords])
+            return f"{self._worked(node.func.value, env)[0]}.{node.func.attr}({args})", show(value_of(node))
+        # The tree was parsed from "(" + the flattened source + ")", so segments come from that text.
+        text = ast.get_source_segment(self._starts.decode("utf-8"), node) or ""
+        text = " ".join(text.split())
+        try:
+            return text, show(value_of(node))
+        except ExprError:
+            return text, text
 
     # -- the evaluator: every node type here was admitted by _check ------------------------------------
     def _eval(self, node: ast.AST, env: dict[str, Any], steps: list[Step]) -> Any:
@@ -324,6 +394,14 @@ class Expr:
 
     def __reduce__(self):  # compiled Exprs pickle by source (process pools in lint)
         return (compile_expr, (self.src,))
+
+
+def _number_text(v: float) -> str:
+    """A number as an author would write it: 70e9 rather than 7e+10 or 70000000000."""
+    if v and v == int(v) and abs(v) >= 1e6:
+        exp = int(math.floor(math.log10(abs(v)))) // 3 * 3
+        return f"{v / 10 ** exp:g}e{exp}"
+    return f"{v:g}"
 
 
 def _kind(v: Any) -> str:

@@ -139,3 +139,23 @@ def test_evaluation_steps_include_the_formula_and_the_expression() -> None:
     labels = [s.label for s in r.steps]
     assert labels[:2] == ["per token", "KV cache"] and labels[-1] == "expression"
     assert r.steps[-1].outcome == r.display and all(s.outcome for s in r.steps)
+
+
+def test_worked_expression_takes_the_branch_and_shows_looked_up_values() -> None:
+    src = ("link('nvlink-4' if gen == 4 else 'nvlink-3').per_direction"
+           " / link('ib-hdr' if gen == 3 else 'ib-ndr').per_direction")
+    last = compile_expr(src).evaluate({"gen": 4}).steps[-1]
+    assert last.formula == "link('nvlink-4').per_direction / link('ib-ndr').per_direction"
+    # NVLink 4: 900 GB/s bidirectional per GPU, 450 each way; NDR: 400 Gb/s = 50 GB/s each way.
+    assert last.substituted == "450 GB/s / 50 GB/s" and last.outcome == "9"
+    assert "if" not in compile_expr(src).evaluate({"gen": 3}).steps[-1].formula
+
+
+def test_worked_expression_keeps_needed_parentheses_and_fills_in_parameters() -> None:
+    last = compile_expr("(a + b) * c - a / (b - c)").evaluate({"a": 2, "b": 3, "c": 4}).steps[-1]
+    assert last.formula == "(a + b) x c - a / (b - c)"
+    assert last.substituted == "(2 + 3) x 4 - 2 / (3 - 4)" and last.outcome == "22"
+    call = compile_expr("weights_memory(params=p, dtype=d) / gpu(g).memory").evaluate(
+        {"p": 70e9, "d": "fp16", "g": "h100-sxm"}).steps[-1]
+    assert call.formula == "weights_memory(params=70e9, dtype='fp16') / gpu('h100-sxm').memory"
+    assert call.substituted == "140 GB / 80 GB"
