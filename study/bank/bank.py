@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
-from collections import OrderedDict
+import re
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -142,6 +144,32 @@ def _parsed(kind: str, loader: Callable[[Path, str], Any], path: Path, shown: st
     return result
 
 
+def _series(qid: str) -> str:
+    return re.sub(r"-\d+$", "", qid)
+
+
+def _duplicate_keepers(questions: Sequence[Question]) -> dict[str, Question]:
+    """Which question keeps each id. Among copies of one id, the one that fits its file's own id series
+    (``d2-power-cooling-01`` in the file of ``d2-power-cooling-NN``) is the original: an id pasted into
+    another file must not push the original, and the progress kept under that id, onto the copy."""
+    by_file: dict[str, Counter[str]] = {}
+    for q in questions:
+        by_file.setdefault(q.source.path if q.source else "", Counter())[_series(q.id)] += 1
+    keepers: dict[str, Question] = {}
+    for q in questions:
+        first = keepers.get(q.id)
+        if first is None:
+            keepers[q.id] = q
+            continue
+        series = by_file[q.source.path if q.source else ""]
+        first_series = by_file[first.source.path if first.source else ""]
+        fits = series.most_common(1)[0][0] == _series(q.id)
+        first_fits = first_series.most_common(1)[0][0] == _series(first.id)
+        if fits and not first_fits:
+            keepers[q.id] = q
+    return keepers
+
+
 def build_bank(
     question_paths: Sequence[Path],
     topic_paths: Sequence[Path],
@@ -173,27 +201,32 @@ def build_bank(
                 diags.append(Diagnostic(t.source.path if t.source else "?", 2, 1, "error", "unknown-objective", f"objective {o!r} is not in the blueprint"))
 
     questions: list[Question] = []
-    first_seen: dict[str, Question] = {}
+    loaded: list[Question] = []
     for path in question_paths:
         found_q, found = _parsed("question", load_question_file, path, _shown(path))
         diags.extend(found)
-        for q in found_q:
-            src = q.source
-            assert src is not None
-            if q.id in first_seen:
-                other = first_seen[q.id].source
-                diags.append(Diagnostic(src.path, src.line, src.column, "error", "duplicate-id", f"question id {q.id!r} is already used at {other}"))
-                continue
-            first_seen[q.id] = q
-            bad = False
-            if q.objective not in objectives:
-                diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-objective", f"objective {q.objective!r} is not in the blueprint (1.1 to 3.4)"))
-                bad = True
-            if q.topic is not None and q.topic not in topic_seen and q.topic not in unreadable_topics:
-                diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-topic", f"topic {q.topic!r} has no file in content/topics/"))
-                bad = True
-            if not bad:
-                questions.append(q)
+        loaded.extend(found_q)
+    keepers = _duplicate_keepers(loaded)
+    for q in loaded:
+        src = q.source
+        assert src is not None
+        keeper = keepers[q.id]
+        if keeper is not q:
+            diags.append(Diagnostic(src.path, src.line, src.column, "error", "duplicate-id",
+                                    f"question id {q.id!r} is already used at {keeper.source}; this copy is left out"))
+            continue
+        bad = False
+        if q.objective not in objectives:
+            diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-objective", f"objective {q.objective!r} is not in the blueprint (1.1 to 3.4)"))
+            bad = True
+        if q.topic is not None and q.topic not in topic_seen and q.topic not in unreadable_topics:
+            close = difflib.get_close_matches(q.topic, list(topic_seen), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            diags.append(Diagnostic(src.path, src.line, src.column, "error", "unknown-topic",
+                                    f"topic {q.topic!r} has no file in content/topics/{hint}"))
+            bad = True
+        if not bad:
+            questions.append(q)
     return Bank(
         blueprint=blueprint,
         questions=tuple(questions),

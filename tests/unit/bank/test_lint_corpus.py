@@ -136,3 +136,33 @@ def test_a_broken_topic_file_is_one_finding_and_its_questions_still_load(tmp_pat
     assert "power-cooling" not in {t.id for t in broken.topics}
     codes = [(Path(d.path).name, d.code) for d in broken.diagnostics]
     assert codes and all(name == "power-cooling.md" for name, _ in codes)
+
+
+def test_an_id_pasted_into_another_file_leaves_the_original_in_place(tmp_path: Path) -> None:
+    import shutil
+
+    from study import paths
+    from study.bank import clear_cache, load_bank
+
+    questions = tmp_path / "questions"
+    shutil.copytree(paths.questions_dir() / "d2-infrastructure", questions)
+    whole = load_bank(questions=[questions])
+    original = whole.question("d2-power-cooling-01")
+    victim = next(q for q in whole.questions if q.source.path.endswith("dpu-bluefield.yaml"))
+    dpu = questions / "dpu-bluefield.yaml"  # sorts before power-cooling.yaml, so it is loaded first
+    dpu.write_text(dpu.read_text().replace(f"id: {victim.id}\n", "id: d2-power-cooling-01\n", 1))
+    clear_cache()
+    bank = load_bank(questions=[questions])
+    kept = bank.question("d2-power-cooling-01")
+    assert kept.source.path.endswith("power-cooling.yaml") and kept.stem == original.stem
+    dupes = [d for d in bank.diagnostics if d.code == "duplicate-id"]
+    assert len(dupes) == 1 and dupes[0].path.endswith("dpu-bluefield.yaml")
+    assert (dupes[0].line, dupes[0].column) == (victim.source.line, victim.source.column)
+    assert "power-cooling.yaml" in dupes[0].message
+
+
+def test_an_unknown_topic_suggests_the_closest_one(tmp_path: Path) -> None:
+    good = (CORPUS / "dupe" / "duplicate_id_a.yaml").read_text()
+    (tmp_path / "t.yaml").write_text(good.replace('    objective: "2.9"\n', '    objective: "2.9"\n    topic: infiniband-vs-ethernt\n'))
+    found = [d.message for d in lint([tmp_path], with_calc=False).diagnostics if d.code == "unknown-topic"]
+    assert found == ["topic 'infiniband-vs-ethernt' has no file in content/topics/; did you mean 'infiniband-vs-ethernet'?"]
