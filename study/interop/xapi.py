@@ -16,8 +16,13 @@ the institution's own):
 Statement ids are UUID 5 of the attempt's (or session's) uid and the actor, and the registration is UUID 5 of
 the session id, so exporting again yields the same statements and an LRS stores them once.
 
-The actor is ``--actor`` (an email, or ``HOMEPAGE|NAME`` for an account); without it, the local user name as an
-account on the base's site (``https://study-nca-aiio.invalid``). The answer exactly as given (shown letters,
+The actor is ``--actor`` (an email, or ``HOMEPAGE|NAME`` for an account). Without it, the actor is an account on the
+base's site (``https://study-nca-aiio.invalid``) named after the progress store's learner, not the computer's
+user: ``<local user name>-<learner id>``, where the learner id is 12 random hex digits made on the first xAPI export
+and kept in the store's settings (``learner_id``). So 24 stores exported on lab machines all logged in as ``root``
+give 24 actors, while one store exported again keeps its actor (and its statement ids). The id travels with the
+store's JSON backup, so a restored store keeps it too. An institution should still pass ``--actor`` with the
+learner's real identity, which overrides the default. The answer exactly as given (shown letters,
 a number with its unit) goes in ``result.extensions["<base>/extensions/given"]``; the numeric unit and tolerance
 in the definition's extensions. The picked choices come from the attempt itself (stores at schema 5 keep their
 texts); an older answer whose shown choice order the store did not keep (a practice set that was never
@@ -59,6 +64,13 @@ _EMAIL = re.compile(
 )
 
 
+# The store setting holding the learner's random id, the default actor's distinguishing part.
+LEARNER_ID_SETTING = "learner_id"
+# Ours are 12 hex digits; any other plain token found there (an older or edited store) is kept, not replaced,
+# because replacing it would give the learner a second identity in the LRS.
+_LEARNER_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
 class ActorError(ValueError):
     """``--actor`` (or the base IRI) is malformed; a usage mistake, exit 2."""
 
@@ -98,9 +110,10 @@ def parse_actor(text: str) -> dict[str, Any]:
     return {"objectType": "Agent", "mbox": f"mailto:{local}@{domain.lower()}"}
 
 
-def default_actor(base: str) -> dict[str, Any]:
-    """The local user name as an account on the base's site: stable on one machine, fine for a personal LRS;
-    an institution should pass ``--actor`` with the learner's real identity."""
+def default_actor(base: str, learner: str) -> dict[str, Any]:
+    """An account on the base's site named ``<local user>-<learner>``: the user name alone is shared by every
+    learner in a lab where all log in as the same user, so the store's own ``learner`` id tells them apart, and
+    the user name keeps the account readable in an LRS. An institution should pass ``--actor`` instead."""
     import getpass
 
     try:
@@ -108,7 +121,18 @@ def default_actor(base: str) -> dict[str, Any]:
     except Exception:  # no USER and no passwd entry (some containers)
         name = ""
     parts = urlsplit(base)
-    return {"objectType": "Agent", "account": {"homePage": f"{parts.scheme}://{parts.netloc}", "name": name or "learner"}}
+    return {"objectType": "Agent",
+            "account": {"homePage": f"{parts.scheme}://{parts.netloc}", "name": f"{name or 'learner'}-{learner}"}}
+
+
+def store_learner_id(store: Any) -> str:
+    """The store's learner id (``LEARNER_ID_SETTING``), made and saved on first use."""
+    current = store.get_setting(LEARNER_ID_SETTING)
+    if isinstance(current, str) and _LEARNER_ID.match(current):
+        return current
+    store.set_setting(LEARNER_ID_SETTING, uuid.uuid4().hex[:12])
+    # Read back: if another export made one at the same moment, the stored value is the one that lasts.
+    return str(store.get_setting(LEARNER_ID_SETTING))
 
 
 def _actor_key(actor: Mapping[str, Any]) -> str:
@@ -601,7 +625,7 @@ def export_command(args: argparse.Namespace) -> int:
             base = check_base(args.xapi_base, "--xapi-base")
         else:
             base = check_base(os.environ.get(BASE_ENV) or DEFAULT_BASE, BASE_ENV)
-        actor = parse_actor(args.actor) if getattr(args, "actor", None) else default_actor(base)
+        actor = parse_actor(args.actor) if getattr(args, "actor", None) else None
     except ActorError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 2
@@ -609,6 +633,8 @@ def export_command(args: argparse.Namespace) -> int:
         with open_store(default_db_path(getattr(args, "db", None))) as store:
             if store.notice:
                 print(f"study: {store.notice}", file=sys.stderr)
+            if actor is None:
+                actor = default_actor(base, store_learner_id(store))
             data = store.export_data()
     except StoreError as exc:
         print(f"study: error: {exc}", file=sys.stderr)

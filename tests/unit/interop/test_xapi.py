@@ -373,12 +373,64 @@ def test_malformed_actors_are_refused(bad: str) -> None:
         xapi.parse_actor(bad)
 
 
-def test_default_actor_is_the_local_user_on_the_bases_site(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_actor_is_the_local_user_and_the_learner_id_on_the_bases_site(monkeypatch: pytest.MonkeyPatch) -> None:
     import getpass
 
     monkeypatch.setattr(getpass, "getuser", lambda: "alice")
-    assert xapi.default_actor(BASE) == {"objectType": "Agent",
-                                        "account": {"homePage": "https://study-nca-aiio.invalid", "name": "alice"}}
+    assert xapi.default_actor(BASE, "0123456789ab") == {
+        "objectType": "Agent", "account": {"homePage": "https://study-nca-aiio.invalid", "name": "alice-0123456789ab"}}
+
+
+def _one_answer_store(path: Path) -> Path:
+    with open_store(path, fuzz=False) as store:
+        store.record_attempt(Attempt("xapi-gone-06", "h0", {}, "C", True, 12.0, "practice", None, T0,
+                                     uid=f"uid-{path.stem}"))
+    return path
+
+
+def _export_default(db: Path, capsys, actor: str | None = None) -> list[dict]:
+    args = argparse.Namespace(db=str(db), file="-", actor=actor, format="xapi", questions=[str(DATA)])
+    assert xapi.export_command(args) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_learners_sharing_a_login_get_their_own_default_actor(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A lab where every learner is ``root``: each store is its own learner, and stays the same one."""
+    import getpass
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    first, second = _one_answer_store(tmp_path / "l01.db"), _one_answer_store(tmp_path / "l02.db")
+    a1, b = _export_default(first, capsys), _export_default(second, capsys)
+    a2 = _export_default(first, capsys)
+    ids = []
+    for db, sts in ((first, a1), (second, b)):
+        with open_store(db) as store:
+            learner = store.get_setting(xapi.LEARNER_ID_SETTING)
+        assert isinstance(learner, str) and len(learner) == 12 and int(learner, 16) >= 0
+        assert {json.dumps(s["actor"]) for s in sts} == {json.dumps(
+            {"objectType": "Agent", "account": {"homePage": "https://study-nca-aiio.invalid", "name": f"root-{learner}"}})}
+        ids.append(learner)
+    assert ids[0] != ids[1]
+    # Exported again: the same actor and so the same statement ids, which an LRS stores once.
+    assert a2 == a1
+    # --actor still wins.
+    assert {s["actor"]["mbox"] for s in _export_default(first, capsys, "ann@example.com")} == {"mailto:ann@example.com"}
+
+
+def test_a_restored_backup_and_an_existing_id_keep_the_learner(tmp_path: Path, monkeypatch, capsys) -> None:
+    import getpass
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    original = _one_answer_store(tmp_path / "old.db")
+    with open_store(original) as store:
+        store.set_setting(xapi.LEARNER_ID_SETTING, "kept-by-hand")  # not one of ours, but not ours to replace
+    before = _export_default(original, capsys)
+    assert before[0]["actor"]["account"]["name"] == "root-kept-by-hand"
+    with open_store(original) as store:
+        backup = store.export_data()
+    with open_store(tmp_path / "new-machine.db") as store:
+        store.import_data(backup)
+    assert _export_default(tmp_path / "new-machine.db", capsys) == before
 
 
 def command(recorded: Recorded, file: str | None, actor: str | None = None) -> argparse.Namespace:
