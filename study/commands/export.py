@@ -28,15 +28,31 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="xapi: the IRI under which questions and exams are named, e.g. "
                    "https://lms.example.edu/xapi/nca-aiio (default: $STUDY_XAPI_BASE, else a reserved .invalid one)")
     p.add_argument("--questions", action="append", metavar="PATH",
-                   help="gift/anki: a question file or folder instead of the built-in bank (repeatable)")
+                   help="gift/anki/xapi: a question file or folder instead of the built-in bank (repeatable)")
     p.add_argument("--content", metavar="PATH",
-                   help="gift/anki: a content folder (blueprint.yaml, topics/) instead of the built-in one")
+                   help="gift/anki/xapi: a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    p.add_argument("--force", action="store_true",
+                   help="replace FILE even if it is not an earlier export (a question file, a store)")
     p.add_argument("file", nargs="?", metavar="FILE", help="where to write (default: standard output; "
                    "anki needs a file)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
+    from pathlib import Path
+
+    from study.interop.output import refusal
+
+    reason = refusal(args.file, force=args.force, fmt=args.format)
+    if reason:
+        print(f"study: error: {reason}", file=sys.stderr)
+        return 2
+    explicit_db = args.db or os.environ.get("STUDY_DB")
+    if args.format in ("json", "xapi") and explicit_db and not Path(explicit_db).exists():
+        # Opening would create an empty store and "export" nothing: a typo would look like success.
+        print(f"study: error: no progress store at {explicit_db}", file=sys.stderr)
+        return 1
     if args.format != "json":
         import importlib
 

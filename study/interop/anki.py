@@ -481,9 +481,9 @@ def export_command(args: argparse.Namespace) -> int:
     from study.interop.output import write_atomic
 
     bank = load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
-    if bank.errors:
-        print(f"study: {len(bank.errors)} problem(s) in the question files were skipped "
-              f"(first: {bank.errors[0]}); run `study lint` for all", file=sys.stderr)
+    from study.interop.output import report_bank_problems
+
+    broken = report_bank_problems(bank)
     result = export_bank(bank, export_timestamp())
     for message in result.skipped:
         print(f"study: error: {message} (question left out of the deck)", file=sys.stderr)
@@ -492,4 +492,4 @@ def export_command(args: argparse.Namespace) -> int:
     print(f"wrote {result.cards} topic cards and {result.questions} questions in {result.decks} decks to {target}; "
           "in Anki use File > Import (importing a newer export updates the notes and keeps your reviews)",
           file=sys.stderr)
-    return 1 if result.skipped else 0
+    return 1 if result.skipped or broken else 0

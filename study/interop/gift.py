@@ -16,6 +16,7 @@ from typing import Any
 
 from study.interop.gift_export import bank_gift
 from study.interop.gift_import import Converted, ImportResult, convert, slug
+from study.text import count
 
 TODO = "TODO(gift-import)"
 KEY_ORDER = ("id", "objective", "topic", "difficulty", "type", "choose", "tags", "stem", "choices", "answer",
@@ -33,7 +34,10 @@ def _err(message: str) -> None:
 def export_command(args: argparse.Namespace) -> int:
     from study.bank.bank import load_bank
 
+    from study.interop.output import report_bank_problems
+
     bank = load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
+    broken = report_bank_problems(bank)
     text, report = bank_gift(bank)
     from study.interop.output import emit
 
@@ -42,7 +46,7 @@ def export_command(args: argparse.Namespace) -> int:
         return 1
     total = sum(report.counts.values())
     kinds = ", ".join(f"{report.counts[t]} {TYPE_NAMES[t]}" for t in TYPE_NAMES if report.counts[t])
-    print(f"exported {total} questions ({kinds}) to {where}", file=sys.stderr)
+    print(f"exported {count(total, 'question')}{f' ({kinds})' if kinds else ''} to {where}", file=sys.stderr)
     lines = report.lines()
     if lines:
         print("not exact in GIFT:", file=sys.stderr)
@@ -50,7 +54,7 @@ def export_command(args: argparse.Namespace) -> int:
             print(f"  {line}", file=sys.stderr)
     for failure in report.failed:
         print(f"study: error: not exported: {failure}", file=sys.stderr)
-    return 1 if report.failed else 0
+    return 1 if report.failed or broken else 0
 
 
 # --- YAML ---------------------------------------------------------------------------------------------------

@@ -40,3 +40,36 @@ def emit(target: str | None, text: str) -> str | None:
         sys.stdout.write(text)
         return "standard output"
     return target if write_atomic(target, text) else None
+
+
+# Files an export must never replace by accident: question and card sources, stores, code.
+_PROTECTED = {".yaml", ".yml", ".md", ".db", ".sqlite", ".py", ".apkg"}
+
+
+def refusal(target: str | None, *, force: bool, fmt: str) -> str | None:
+    """Why writing an export to ``target`` needs --force, or None. An existing file of a kind that is
+    authored or irreplaceable (a question file, a store) is refused; an earlier export of the same
+    kind is simply replaced, as users expect of an export."""
+    if force or not target or target == "-":
+        return None
+    path = Path(target)
+    if not path.exists():
+        return None
+    if path.is_dir():
+        return f"{target} is a folder; give a file name"
+    if path.suffix.lower() in _PROTECTED and not (fmt == "anki" and path.suffix.lower() == ".apkg"):
+        return (f"{target} already exists and is not a {fmt} export; pick another name, or add --force to "
+                "replace it")
+    return None
+
+
+def report_bank_problems(bank: object) -> bool:
+    """One line on stderr when broken question files left questions out of an export; True if any."""
+    errors = getattr(bank, "errors", ())
+    if not errors:
+        return False
+    from study.text import count
+
+    print(f"study: {count(len(errors), 'problem')} in the question files: the questions they affect are not "
+          f"exported (first: {errors[0]}); run `study lint` for all", file=sys.stderr)
+    return True

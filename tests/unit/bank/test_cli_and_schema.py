@@ -104,3 +104,40 @@ def test_no_watch_reaches_the_app(monkeypatch, argv, watch) -> None:
     monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
     assert main(argv) == 0
     assert seen["watch"] is watch
+
+
+@pytest.mark.parametrize("fmt", ["json", "gift", "xapi"])
+def test_export_never_replaces_a_question_file_or_a_store_without_force(tmp_path, capsys, fmt) -> None:
+    db = tmp_path / "p.db"
+    assert main(["--db", str(db), "stats"]) == 0  # creates the store
+    for victim in (tmp_path / "mine.yaml", db):
+        if victim.suffix == ".yaml":
+            victim.write_text("questions: []\n")
+        before = victim.read_bytes()
+        assert main(["--db", str(db), "export", "--format", fmt, str(victim)]) == 2
+        assert "already exists and is not a" in capsys.readouterr().err
+        assert victim.read_bytes() == before
+    earlier = tmp_path / "old-export.out"
+    earlier.write_text("an earlier export\n")
+    assert main(["--db", str(db), "export", "--format", fmt, str(earlier)]) == 0  # an export is replaced
+    assert earlier.read_text() != "an earlier export\n"
+    assert main(["--db", str(db), "export", "--format", fmt, "--force", str(tmp_path / "mine.yaml")]) == 0
+
+
+def test_export_from_a_mistyped_store_is_an_error_not_an_empty_file(tmp_path, capsys) -> None:
+    for fmt in ("json", "xapi"):
+        assert main(["--db", str(tmp_path / "typo.db"), "export", "--format", fmt, str(tmp_path / "x.out")]) == 1
+        assert f"no progress store at {tmp_path / 'typo.db'}" in capsys.readouterr().err
+    assert not (tmp_path / "typo.db").exists() and not (tmp_path / "x.out").exists()
+
+
+@pytest.mark.parametrize("fmt, name", [("gift", "out.gift"), ("anki", "out.apkg")])
+def test_export_of_a_bank_with_broken_files_says_so_and_exits_1(tmp_path, capsys, fmt, name) -> None:
+    good = Path(__file__).parents[2] / "data" / "lint" / "dupe" / "duplicate_id_a.yaml"
+    (tmp_path / "good.yaml").write_text(good.read_text())
+    (tmp_path / "broken.yaml").write_text("questions:\n\t- id: x\n")
+    assert main(["export", "--format", fmt, "--questions", str(tmp_path / "good.yaml"),
+                 "--questions", str(tmp_path / "broken.yaml"), str(tmp_path / name)]) == 1
+    err = capsys.readouterr().err
+    assert "1 problem in the question files: the questions they affect are not exported" in err
+    assert "broken.yaml:2:1" in err and (tmp_path / name).exists()
