@@ -85,6 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`study preview X | head`). Point stdout at /dev/null so the interpreter's
+        # final flush does not print a second BrokenPipeError on the way out.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:
         # A bank that cannot be built (a mistyped --content or --questions, a broken blueprint) is one line,
         # whichever command met it; anything else is a bug and keeps its traceback.
@@ -94,10 +103,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"study: error: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -141,3 +141,16 @@ def test_export_of_a_bank_with_broken_files_says_so_and_exits_1(tmp_path, capsys
     err = capsys.readouterr().err
     assert "1 problem in the question files: the questions they affect are not exported" in err
     assert "broken.yaml:2:1" in err and (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("argv", [["preview", "questions/d2-infrastructure/power-cooling.yaml"],
+                                  ["export", "--format", "gift"]])
+def test_a_reader_that_stops_early_gets_no_traceback(argv) -> None:
+    root = Path(__file__).parents[3]
+    proc = subprocess.Popen([sys.executable, "-m", "study", *argv], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()  # what `| head -1` does
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    assert proc.wait() == 0
+    assert "Traceback" not in err and "BrokenPipeError" not in err
