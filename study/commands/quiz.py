@@ -96,9 +96,14 @@ def run(args: argparse.Namespace) -> int:
     bank = load_bank(questions=args.questions, content=args.content)
     errors = [d for d in bank.diagnostics if d.severity == "error"]
     if errors:
+        from study.text import count
+
+        if not bank.questions:
+            raise UsageError(f"no question could be loaded: {count(len(errors), 'problem')} in the question files "
+                             f"(first: {errors[0]}); run `study lint` for all")
         # Broken questions are left out of the quiz; say so in one line rather than flooding the prompt.
-        print(f"study: {len(errors)} problem(s) in the question files were skipped (first: {errors[0]}); "
-              "run `study lint` for all", file=sys.stderr)
+        print(f"study: {count(len(errors), 'problem')} in the question files: the questions they affect are left "
+              f"out (first: {errors[0]}); run `study lint` for all", file=sys.stderr)
     talk = sys.stderr if args.json else sys.stdout
     seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
     if args.seed is None:

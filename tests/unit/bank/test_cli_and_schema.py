@@ -154,3 +154,11 @@ def test_a_reader_that_stops_early_gets_no_traceback(argv) -> None:
     err = proc.stderr.read().decode() if proc.stderr else ""
     assert proc.wait() == 0
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_a_quiz_on_files_that_all_fail_to_load_says_why(tmp_path, capsys) -> None:
+    (tmp_path / "todo.yaml").write_text("questions:\n  - id: x-01\n    objective: \"2.1\"\n    stem: \"\"\n")
+    code = main(["quiz", "--plain", "--no-store", "--questions", str(tmp_path / "todo.yaml")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "no question could be loaded: " in err and "todo.yaml:2:" in err and "match the filters" not in err
