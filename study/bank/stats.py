@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from study.bank.bank import Bank
 from study.bank.schema import Question
+from study.text import count
 
 QUESTION_TYPES = ("single", "multi", "true_false", "numeric")
 DIFFICULTIES = ("1", "2", "3")
@@ -103,16 +104,21 @@ def find_gaps(stats: dict[str, Any], targets: Targets = TARGETS) -> list[dict[st
         n, w, pct = d["questions"], d["weight"], d["percent"]
         diff = round(pct - w, 1)
         head = f"domain {d['id']} is {pct}% of the bank, blueprint {w}% ({diff:+.1f} points"
+        # Each message states the share the suggested change gives, so it stays true for a tiny bank, where
+        # whole questions can jump past the band.
         if pct < w - tol:
             k = more_needed(n, total, w - tol)
-            gaps.append(_gap("error", "domain-weight", d["id"], f"{head}; {k} more questions would bring it within {tol:g} points)", k))
+            after = _percent(n + k, total + k)
+            gaps.append(_gap("error", "domain-weight", d["id"], f"{head}; {count(k, 'more question')} here would make it {after}%)", k))
         elif pct > w + tol:
             k = others_needed(n, total, w + tol)
-            gaps.append(_gap("error", "domain-weight", d["id"], f"{head}; {k} more questions in other domains would bring it within {tol:g} points)", k))
+            after = _percent(n, total + k)
+            gaps.append(_gap("error", "domain-weight", d["id"], f"{head}; {count(k, 'more question')} in other domains would make it {after}%)", k))
         elif pct < w:
             k = more_needed(n, total, w)
             if k:
-                gaps.append(_gap("warning", "domain-weight", d["id"], f"{head}; {k} more questions would close it)", k))
+                after = _percent(n + k, total + k)
+                gaps.append(_gap("warning", "domain-weight", d["id"], f"{head}; {count(k, 'more question')} here would make it {after}%)", k))
     for d in stats["domains"]:
         for o in d["objectives"]:
             label = f"{o['id']} {o['title']}"

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from study.authoring.stats_view import stats_renderables
 from study.bank import load_bank
-from study.bank.stats import Targets, bank_stats, more_needed, others_needed
+from study.bank.stats import Targets, bank_stats, find_gaps, more_needed, others_needed
 from study.cli import main
 
 
@@ -132,3 +132,16 @@ def test_an_empty_bank_reports_its_size_not_meaningless_shares(tmp_path: Path, c
     codes = {g["code"] for g in stats["gaps"]}
     assert "bank-size" in codes and "domain-weight" not in codes
     assert _gap(stats, "bank-size", "bank")["short_by"] == 300
+
+
+def test_domain_gap_messages_state_the_share_their_suggestion_gives_even_on_a_tiny_bank() -> None:
+    # One question, in domain 2 (objective 2.9). Whole questions jump past the 5-point band here, so a
+    # message may not promise "within 5 points"; it states the share the suggestion gives.
+    one = Path(__file__).parents[2] / "data" / "lint" / "dupe" / "duplicate_id_a.yaml"
+    gaps = {g["where"]: g["message"] for g in find_gaps(bank_stats(load_bank(questions=[one])))
+            if g["code"] == "domain-weight"}
+    # Domain 1 (38%): 1 more question gives 1/2 = 50.0%; domain 3 (22%): likewise 50.0%.
+    assert gaps["1"].endswith("1 more question here would make it 50.0%)")
+    assert gaps["3"].endswith("1 more question here would make it 50.0%)")
+    # Domain 2 is 100% (blueprint 40%, band to 45%): 1/(1+k) <= 0.45 needs k = 2, giving 1/3 = 33.3%.
+    assert gaps["2"].endswith("2 more questions in other domains would make it 33.3%)")
