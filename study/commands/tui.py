@@ -4,11 +4,18 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("tui", help="open the Textual app (the default when no command is given)")
+    p = sub.add_parser("tui", help="open the Textual app (the default when no command is given)",
+                       description="Open the full-screen app. With --questions or --content it serves that bank "
+                                   "instead of the built-in one, and reloads it when its files are saved.")
+    p.add_argument("--questions", action="append", metavar="PATH",
+                   help="a question file or folder instead of the built-in bank (repeatable)")
+    p.add_argument("--content", metavar="PATH",
+                   help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from study.tui.app import run_app
 
-    return run_app(db=getattr(args, "db", None), watch=getattr(args, "watch", None))
+    return run_app(db=getattr(args, "db", None), watch=getattr(args, "watch", None),
+                   questions=getattr(args, "questions", None), content=getattr(args, "content", None))

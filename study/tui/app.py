@@ -18,6 +18,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from study.text import count
 from study.tui.services import Clock, Services
 
 # How often the bank's files are checked for edits when live reload is on. A poll stats each file: 0.4 ms
@@ -112,7 +113,7 @@ class StudyApp(App[int]):
         problems = [d for d in getattr(bank, "diagnostics", ()) if getattr(d, "severity", "") == "error"]
         if problems:
             self.notify(
-                f"{len(problems)} problem(s) while loading the bank; press ! to see them.",
+                f"{count(len(problems), 'problem')} while loading the bank; press ! to see them.",
                 title="bank",
                 severity="warning",
                 timeout=8,
@@ -262,10 +263,17 @@ def make_app(
     return StudyApp(services, bench_file=bench_file, start=start, poll_seconds=poll_seconds)
 
 
-def run_app(db: str | None = None, start: str | None = None, watch: bool | None = None) -> int:
+def run_app(
+    db: str | None = None,
+    start: str | None = None,
+    watch: bool | None = None,
+    questions: list[str] | None = None,
+    content: str | None = None,
+) -> int:
     # STUDY_TUI_BENCH names a file where bench/startup.py reads paint times; the app then exits by itself.
     bench_file = os.environ.get("STUDY_TUI_BENCH") or None
-    app = make_app(db=db, start=start, bench_file=bench_file, watch=watch)
+    app = make_app(db=db, start=start, bench_file=bench_file, watch=watch, questions=questions or None,
+                   content=content)
     result = app.run()
     if app.return_code not in (None, 0):
         return int(app.return_code)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from study.text import count
 from study.tui.services import Services
 from study.tui.widgets.bars import BarRow
 
@@ -62,7 +63,7 @@ def home(services: Services) -> dict[str, Any]:
     if bank is not None:
         n_err = sum(1 for d in bank.diagnostics if d.severity == "error")
         if n_err:
-            errors.append(f"{n_err} problem(s) in the bank: those items are left out")
+            errors.append(f"{count(n_err, 'problem')} in the bank: those items are left out")
     if errors:
         data["problems"] = "⚠ " + "; ".join(errors) + " (press ! for details)"
     if bank is None:

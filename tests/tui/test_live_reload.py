@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
-from textual.widgets import DataTable, Static, Tree
+from textual.widgets import Static, Tree
 
 from tests.tui.conftest import DATA, settle
 
@@ -75,8 +75,7 @@ async def reload(pilot: Any, app: Any) -> None:
 
 
 def problem_rows(app: Any) -> list[tuple[str, ...]]:
-    table = app.screen.query_one(DataTable)
-    return [tuple(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
+    return [(p.severity, p.where, p.code, p.message) for p in app.screen.problems]
 
 
 def question_ids(app: Any) -> set[str]:
@@ -110,7 +109,7 @@ async def test_a_broken_file_shows_its_problem_live_and_the_rest_of_the_bank_sta
 
         rows = problem_rows(app)
         assert [(r[0], r[1], r[2]) for r in rows] == [("error", f"{shown}:9:1", "yaml-syntax")]
-        assert "1 error(s)" in str(app.screen.query_one("#problems-summary", Static).render())
+        assert "1 error, 0 warnings" in str(app.screen.query_one("#problems-summary", Static).render())
         assert question_ids(app) == {"w-extra"}, "the other file's question is still served"
         assert app.toasts[-1].startswith("Reloaded questions/fixture.yaml: 1 problem · 1 question (6 fewer)")
         assert "Press ! to see them" in app.toasts[-1]

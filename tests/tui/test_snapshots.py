@@ -203,3 +203,28 @@ def test_card_with_a_wide_table(snap_compare, make_app, size, run_before) -> Non
 
     bank = load_bank(questions=[DATA / "questions"], content=DATA / "tables")
     assert snap_compare(make_app(bank=bank), terminal_size=size, run_before=run_before)
+
+
+@scenario
+async def problems_list(pilot: Any) -> None:
+    await pilot.press("exclamation_mark")
+
+
+@scenario
+async def problems_source(pilot: Any) -> None:
+    await pilot.press("exclamation_mark")
+    await settle(pilot, pilot.app)
+    await pilot.press("down", "down", "enter")  # the YAML tab error: its line, with a caret under column 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("run_before", [problems_list, problems_source], ids=["list", "source"])
+def test_problems_with_long_messages(snap_compare, make_app, monkeypatch, size, run_before) -> None:
+    """Every message whole at 80 columns, wrapped under its file:line:col; Enter shows the source line."""
+    from study.bank import load_bank
+
+    # Relative paths in the diagnostics, whatever folder the tests run from.
+    monkeypatch.chdir(DATA)
+    bank = load_bank(questions=["questions", "broken"], content="content")
+    assert len(bank.errors) == 3
+    assert snap_compare(make_app(bank=bank), terminal_size=size, run_before=run_before)

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Select, Static
 
+from study.text import count as count_noun
 from study.tui.format import clock as fmt_clock
 from study.tui.format import ranges
 from study.tui.screens.dialogs import ChoiceDialog
@@ -186,7 +187,7 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 
     def action_submit(self) -> None:
         unanswered = len(self.session.review().unanswered)
-        warn = f"{unanswered} unanswered question(s) will count as wrong. " if unanswered else ""
+        warn = f"{count_noun(unanswered, 'unanswered question')} will count as wrong. " if unanswered else ""
 
         def confirmed(answer: str | None) -> None:
             if answer == "submit":

@@ -11,6 +11,7 @@ from textual.containers import Grid
 from textual.screen import Screen
 from textual.widgets import Button, Header, Label, Select, Static
 
+from study.text import count as count_noun
 from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 
@@ -247,5 +248,5 @@ class PracticeScreen(QuizScreen):
     def action_leave(self) -> None:
         if self.grades:
             # Answers already given are recorded; the rest are not, so leaving does not count them wrong.
-            self.notify(f"{len(self.grades)} answer(s) recorded.", timeout=3)
+            self.notify(f"{count_noun(len(self.grades), 'answer')} recorded.", timeout=3)
         self.app.pop_screen()

@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Markdown, ProgressBar, Static
 
+from study.text import count
 from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, Choices, QuestionView
@@ -90,7 +91,7 @@ class ReviewScreen(Screen):
         self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
         if not self.total:
             unseen = len([c for c in bank.cards if c.id not in store.seen_ids("card")])
-            self._finish(f"Nothing is due right now. {unseen} card(s) never studied: press **n** to learn some.")
+            self._finish(f"Nothing is due right now. {count(unseen, 'card')} never studied: press **n** to learn some.")
             return
         self._show()
 
@@ -118,7 +119,7 @@ class ReviewScreen(Screen):
             self.query_one(QuestionView).show(self.session.current, key=(self.session.id, self.session.index))
             self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
             return
-        self._finish(f"Review done: {self.total} item(s). Well done.")
+        self._finish(f"Review done: {count(self.total, 'item')}. Well done.")
 
     def _card(self, card_id: str) -> Any:
         """The card as it is now (a live reload may have edited it), or as it was when the review began if
