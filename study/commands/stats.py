@@ -54,6 +54,8 @@ def render(stats, console=None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from study.text import count
+
     console = console or Console()
     r = stats.readiness
     when = f"on {r.exam_date.isoformat()}" if r.exam_date and r.at > stats.now else "if the exam were today"
@@ -76,8 +78,8 @@ def render(stats, console=None) -> None:
         for s in r.study_next:
             console.print(f"  {s.objective} {s.title}: +{100 * s.gain:.1f} points ({s.unseen} unseen)")
     console.print(
-        f"Streak {stats.streak} day(s) (longest {stats.longest_streak}); due today {stats.due_today}; "
-        f"new {stats.new_items}; {stats.attempts} answers and {stats.reviews} card reviews recorded; "
-        f"{len(stats.exam_history)} exam(s) taken."
+        f"Streak {count(stats.streak, 'day')} (longest {stats.longest_streak}); due today {stats.due_today}; "
+        f"new {stats.new_items}; {count(stats.attempts, 'answer')} and {count(stats.reviews, 'card review')} "
+        f"recorded; {count(len(stats.exam_history), 'exam')} taken."
     )
     console.print(f"[dim]How: {r.method}[/dim]")
