@@ -9,6 +9,7 @@ later). End of input submits. No colour, no cursor movement: output is line-orie
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import IO
 
 from study.quiz.clock import Clock
@@ -21,9 +22,36 @@ HELP = "commands: :flag  :back  :next  :review  :N (go to N)  :submit  :quit  (e
 _MD = re.compile(r"(\*\*|__|`)")
 
 
-def plain_text(markdown: str) -> str:
-    """Markdown emphasis and code marks removed: screen readers otherwise read the asterisks aloud."""
-    return _MD.sub("", markdown).strip()
+# Lines that Markdown keeps as they are: tables, lists, quotes, code.
+_KEEP_LINE = re.compile(r"^\s*(\||[-*+] |\d+[.)] |>|```|    )")
+WIDTH = 79
+
+
+def plain_text(markdown: str, width: int | None = None) -> str:
+    """Markdown emphasis and code marks removed: screen readers otherwise read the asterisks aloud.
+
+    Prose paragraphs are re-flowed as Markdown would (an author's line break inside a paragraph is a space),
+    and wrapped to ``width`` when given, so a stem reads the same whatever its YAML line breaks were and
+    fits the terminal after placeholders lengthen it. Tables, lists and code keep their lines."""
+    paragraphs = []
+    for para in re.split(r"\n\s*\n", _MD.sub("", markdown).strip()):
+        lines = para.splitlines()
+        if any(_KEEP_LINE.match(line) for line in lines):
+            paragraphs.append(para)
+            continue
+        text = " ".join(line.strip() for line in lines)
+        paragraphs.append(textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+                          if width else text)
+    return "\n\n".join(paragraphs)
+
+
+def _option(label: str, text: str) -> str:
+    head = f"  {label}) "
+    body = plain_text(text)
+    if "\n" in body:
+        return head + body
+    return textwrap.fill(body, WIDTH, initial_indent=head, subsequent_indent=" " * len(head),
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def describe(inst: Instance, position: int, total: int, *, flagged: bool = False, answer: str | None = None,
@@ -37,9 +65,9 @@ def describe(inst: Instance, position: int, total: int, *, flagged: bool = False
         head += f" [answer: {answer}]"
     if now_left:
         head += f" - {now_left} left"
-    lines = [head, plain_text(inst.stem)]
+    lines = [head, plain_text(inst.stem, WIDTH)]
     for label, opt in zip(inst.labels, inst.options):
-        lines.append(f"  {label}) {plain_text(opt.text)}")
+        lines.append(_option(label, opt.text))
     lines.append(f"Answer: {answer_hint(inst)}")
     return "\n".join(lines)
 
@@ -51,6 +79,8 @@ def answer_hint(inst: Instance) -> str:
         return f"{inst.choose} letters separated by commas"
     if inst.is_numeric_typed:
         assert inst.numeric is not None
+        if inst.numeric.unit == "1":
+            return "a plain number (a ratio or a count, no unit)"
         return f"a number with its unit (the question's unit is {inst.numeric.unit})"
     return "one letter"
 

@@ -105,3 +105,25 @@ def test_choose_two_with_one_letter_is_asked_again():
     report, text = drive(s, [right[0], ",".join(right)], clock)
     assert "choose 2, you gave 1" in text
     assert report.correct == 1
+
+
+def test_plain_text_reflows_prose_but_keeps_tables_and_lists() -> None:
+    from study.quiz.plain import plain_text
+
+    md = ("A **long** stem whose author broke\nthe line in the YAML.\n\n"
+          "| GPU | GB |\n|---|---|\n| H100 | 80 |\n\n- first item\n- second item")
+    out = plain_text(md, width=30)
+    # "A long stem whose author broke" is exactly 30 characters.
+    assert out.split("\n\n")[0] == "A long stem whose author broke\nthe line in the YAML."
+    assert "| GPU | GB |\n|---|---|\n| H100 | 80 |" in out and "- first item\n- second item" in out
+    assert plain_text("one\ntwo") == "one two"
+
+
+def test_a_unitless_numeric_answer_is_asked_as_a_plain_number() -> None:
+    from study.quiz import instantiate
+    from study.quiz.plain import answer_hint
+
+    from quiz_fixtures import numeric
+
+    inst = instantiate(numeric("ratio-01", 12, "1"), seed=1)
+    assert answer_hint(inst) == "a plain number (a ratio or a count, no unit)"
