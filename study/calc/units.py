@@ -287,7 +287,14 @@ def parse_unit(text: str) -> Unit:
 def _unit_hint(part: str) -> str:
     import difflib
 
-    near = difflib.get_close_matches(part, list(_TABLE), n=3, cutoff=0.6)
+    # Case first: 'gb' is almost always GB, never the bit 'b' that plain string similarity prefers; a
+    # trailing 'ps' is "per second" (Gbps is Gb/s).
+    folded = [u for u in _TABLE if u.lower() == part.lower()]
+    if part.lower().endswith("ps") and len(part) > 2:
+        # "bps" counts bits, so Gbps is Gb/s before GB/s.
+        bases = sorted((u for u in _TABLE if u.lower() == part[:-2].lower()), key=lambda u: not u.endswith("b"))
+        folded += [f"{u}/s" for u in bases]
+    near = list(dict.fromkeys(folded + difflib.get_close_matches(part, list(_TABLE), n=3, cutoff=0.6)))[:3]
     return f" (did you mean {', '.join(near)}?)" if near else ""
 
 

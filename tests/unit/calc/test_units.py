@@ -132,3 +132,10 @@ def test_format_round_trips_through_parse() -> None:
     for v in (1.23e3, 4.56e9, 7.89e12):
         text = format_quantity(v, BYTES)
         assert parse_quantity(text).value == pytest.approx(v, rel=5e-3)
+
+
+@pytest.mark.parametrize("typed, first", [("gb", "GB"), ("kwh", "kWh"), ("gbps", "Gb/s"), ("mib", "MiB")])
+def test_a_unit_in_the_wrong_case_suggests_the_right_case_first(typed: str, first: str) -> None:
+    with pytest.raises(ValueError) as err:
+        parse_unit(typed)
+    assert f"(did you mean {first}" in str(err.value)
