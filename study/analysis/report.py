@@ -4,8 +4,10 @@ flags for questions that look broken, the whole-test figures, and their JSON and
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -56,6 +58,7 @@ class Analysis:
     test: QuizFigures
     questions: tuple[QuestionReport, ...]  # flagged first, then bank order
     skipped: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # learners merged or likely mixed up (the command prints them on stderr)
 
     @property
     def flagged(self) -> tuple[QuestionReport, ...]:
@@ -72,6 +75,7 @@ class Analysis:
             "test": {k: _num(v) for k, v in asdict(self.test).items()},
             "questions": [{**asdict(q), "flags": list(q.flags)} for q in self.questions],
             "skipped": list(self.skipped),
+            "warnings": list(self.warnings),
         }
 
 
@@ -155,6 +159,7 @@ def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "al
         test=test,
         questions=tuple(sorted(rows, key=rank)),
         skipped=responses.skipped,
+        warnings=responses.warnings,
     )
 
 
@@ -162,10 +167,63 @@ def _fmt(value: float | None, digits: int = 0, suffix: str = "") -> str:
     return "-" if value is None or (isinstance(value, float) and np.isnan(value)) else f"{value:.{digits}f}{suffix}"
 
 
-def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only: bool = False) -> None:
-    """The test summary, one row per question (flagged first, marked !), then where to find the flagged ones."""
-    from rich.console import Console
+def _locations(analysis: Analysis, roots: Sequence[Path]) -> tuple[dict[str, str], Path | None]:
+    """Each flagged question's location as shown: relative to the working directory when below it, else to
+    the folder holding the bank root it is in (returned, to be named once), else absolute."""
+    from study.bank.bank import display_path
+
+    shown: dict[str, str] = {}
+    base: Path | None = None
+    for q in analysis.questions:
+        if q.location is None:
+            continue
+        path, _, line = q.location.rpartition(":")
+        text = display_path(Path(path))
+        if os.path.isabs(text):
+            resolved = Path(path).resolve()
+            for root in roots:
+                root = root.resolve()
+                parent = root.parent  # "questions/d2-.../file.yaml" still names the bank folder
+                if resolved.is_relative_to(root) and base in (None, parent):
+                    base = parent
+                    text = str(resolved.relative_to(parent))
+                    break
+        shown[q.id] = f"{text}:{line}"
+    return shown, base
+
+
+def _table(rows: Sequence[QuestionReport], width: int) -> Any:
+    """One line per question, always: the figures take what they need and the id gets the rest, cut with an
+    ellipsis when the terminal is too narrow (the check list spells out the flagged ones in full), because a
+    folded id reads as two questions."""
     from rich.table import Table
+
+    headers = ("n", "facil", "SD", "discr", "effic", "guess", "flags")
+    cells = [(str(q.responses), _fmt(q.facility, 1, "%"), _fmt(q.sd, 0, "%"), _fmt(q.discrimination, 0),
+              _fmt(q.discriminative_efficiency, 0, "%"), _fmt(q.random_guess, 0, "%"),
+              " ".join(_SHORT[f] for f in q.flags)) for q in rows]
+    widths = [max(len(h), *(len(c[k]) for c in cells)) for k, h in enumerate(headers)]
+    # One space between columns; the mark column is one wide.
+    room = width - 1 - sum(widths) - len(headers) - 1
+    table = Table(box=None, pad_edge=False, padding=(0, 0, 0, 1), header_style="bold", expand=False)
+    table.add_column("", width=1, no_wrap=True)
+    table.add_column("question", no_wrap=True, overflow="ellipsis",
+                     width=max(8, min(room, max(len("question"), *(len(q.id) for q in rows)))))
+    for k, name in enumerate(headers):
+        table.add_column(name, justify="left" if name == "flags" else "right", no_wrap=True, width=widths[k])
+    for q, row in zip(rows, cells):
+        mark = "[red]![/]" if q.flags and FLAG_FEW not in q.flags else "[yellow]?[/]" if q.flags else ""
+        table.add_row(mark, q.id, *row)
+    return table
+
+
+def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only: bool = False,
+           roots: Sequence[Path] = ()) -> None:
+    """The test summary, one row per question (flagged first, marked !), then where to find the flagged ones.
+
+    ``roots`` are the question folders or files of the bank: locations outside the working directory are
+    shown relative to them rather than as long absolute paths."""
+    from rich.console import Console
 
     console = console or Console()
     t = analysis.test
@@ -183,29 +241,24 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
     )
     rows = analysis.flagged if flagged_only else analysis.questions
     if rows:
-        table = Table(box=None, pad_edge=False, header_style="bold", expand=False)
-        table.add_column("", width=1, no_wrap=True)
-        table.add_column("question", overflow="fold", ratio=1, min_width=14)
-        for name in ("n", "facil", "SD", "discr", "effic", "guess"):
-            table.add_column(name, justify="right", no_wrap=True)
-        table.add_column("flags", overflow="fold", max_width=18)
-        for q in rows:
-            mark = "[red]![/]" if q.flags and FLAG_FEW not in q.flags else "[yellow]?[/]" if q.flags else ""
-            table.add_row(
-                mark, q.id, str(q.responses), _fmt(q.facility, 1, "%"), _fmt(q.sd, 0, "%"),
-                _fmt(q.discrimination, 0), _fmt(q.discriminative_efficiency, 0, "%"),
-                _fmt(q.random_guess, 0, "%"), " ".join(_SHORT[f] for f in q.flags),
-            )
-        console.print(table)
+        console.print(_table(rows, console.width), highlight=False)
     broken = [q for q in analysis.flagged if FLAG_FEW not in q.flags]
     if not broken:
         console.print("No question looks broken (negative discrimination, facility under 5% or over 95%).",
                       highlight=False)
     else:
-        console.print("[bold]Check these questions[/]:")
+        shown, base = _locations(analysis, roots)
+        head = "[bold]Check these questions[/]"
+        if base is None:
+            console.print(f"{head}:")
+        elif len(f"Check these questions (files under {base}):") <= console.width:
+            console.print(f"{head} (files under {base}):", highlight=False, soft_wrap=True)
+        else:  # a long install path: on a line of its own rather than broken at 80 columns
+            console.print(f"{head}, files under\n  {base}:", highlight=False, soft_wrap=True)
+        # The id and what is wrong on one line, where it is on the next: together they passed 80 columns.
         for q in broken:
-            console.print(f"  {q.location or '(not in the bank)'}: {q.id}: {', '.join(q.flags)}",
-                          highlight=False, soft_wrap=True)
+            console.print(f"  {q.id}: {', '.join(q.flags)}", highlight=False, soft_wrap=True)
+            console.print(f"    {shown.get(q.id, 'not in the question bank')}", highlight=False, soft_wrap=True)
     few = sum(FLAG_FEW in q.flags for q in analysis.questions)
     if few:
         console.print(f"{few} question(s) have fewer than {analysis.min_responses} first answers: "

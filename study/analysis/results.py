@@ -3,13 +3,23 @@
 Accepted inputs, told apart by content, not by name:
 
 - a progress export (``study export``): one JSON object with ``"format": "study-progress"``; one file is
-  one learner;
-- xAPI statements (``study export --format xapi``): JSON lines, or a JSON array as an LRS returns them;
-  statements are grouped by actor across all files (a statement id met twice counts once); ``answered`` statements count, and ``attempted`` ones with a result (an
-  exam question left unanswered, marked 0); the question id is the last segment of the object IRI, the mark
-  ``result.score.scaled`` (partial credit) or else ``result.success``, the mode the parent activity;
+  one learner, except that exports sharing any attempt ``uid`` come from one store (a backup before and after
+  more practice) and are merged into one learner, each attempt counted once;
+- xAPI statements (``study export --format xapi``): JSON lines, a JSON array, or an LRS's answer to
+  ``GET statements`` (``{"statements": [...], "more": ...}``: only the statements in the file are read, and a
+  non-empty ``more`` is reported); statements are grouped by actor across all files (a statement id met twice
+  counts once); ``answered`` statements count, and ``attempted`` ones with a result (an exam question left
+  unanswered, marked 0); the question id is the last segment of the object IRI, the mark
+  ``result.score.scaled`` (partial credit) or else ``result.success``, the mode the parent activity. Several
+  JSON-lines files that each hold one actor, the same one, without a statement in common, look like several
+  learners exported with one ``--actor`` (all logged in as the same user): still one learner, with a warning.
+  Many actors in one file, or one actor across an LRS's pages, is normal and says nothing;
 - a directory: every ``*.json``, ``*.jsonl`` and ``*.ndjson`` file below it. Files there that are neither
-  (a settings file, a note) are skipped and listed; a named file that is neither is an error.
+  (a settings file, a note) are skipped and listed; a named file that is neither is an error, and a progress
+  store (SQLite) given by mistake gets the export command to run.
+
+A progress export and an xAPI export of the same learner cannot be matched (xAPI statements carry no attempt
+uid): give one kind per learner.
 
 Like Moodle's statistics, which use each student's first attempt, a learner's mark for a question is the
 mark of their *first* answer to it (in time order) among the answers the mode keeps.
@@ -21,6 +31,7 @@ import datetime as dt
 import json
 import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
@@ -35,6 +46,7 @@ MODES = ("all", "exam", "practice")
 ANSWERED_VERB = "http://adlnet.gov/expapi/verbs/answered"
 ATTEMPTED_VERB = "http://adlnet.gov/expapi/verbs/attempted"  # an exam question left unanswered
 STUDY_MODES = ("exam", "quiz", "practice", "review")
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class ResultsError(ValueError):
@@ -51,6 +63,7 @@ class Responses:
     files: int = 0
     answers: int = 0  # answers read (all of them, before keeping each learner's first per question)
     skipped: tuple[str, ...] = field(default=())  # files passed over, each "path: why"
+    warnings: tuple[str, ...] = field(default=())  # learners merged or likely mixed up, pages not read
 
 
 @dataclass
@@ -58,6 +71,18 @@ class _Learner:
     label: str
     first: dict[str, float]  # question id -> mark of the first answer
     answers: int  # answers read, before keeping the first per question
+
+
+@dataclass
+class _Export:
+    """One progress export's answers that the mode keeps, as columns, and the uids of all its attempts."""
+
+    label: str
+    times: list[Any]
+    qids: list[str]
+    marks: list[float]
+    kept_uids: list[str] | None  # the uid of each kept answer, None when the file has no uids
+    uids: list[str] | None  # every attempt's uid, None for a hand-made file without them
 
 
 def first_marks(times: list[Any], qids: list[str], marks: list[float]) -> dict[str, float]:
@@ -130,7 +155,7 @@ def _bad_attempt(attempts: list[Any], label: str) -> ResultsError:
     return ResultsError(f"{label}: unreadable attempts")  # pragma: no cover - the fast path found something
 
 
-def _progress_learner(data: dict[str, Any], label: str, mode: str) -> tuple[_Learner, frozenset[str] | None]:
+def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
     version = data.get("version")
     if not isinstance(version, int) or version > 1:
         raise ResultsError(f"{label}: progress export version {version!r} is newer than this study reads (1)")
@@ -150,14 +175,74 @@ def _progress_learner(data: dict[str, Any], label: str, mode: str) -> tuple[_Lea
         raise _bad_attempt(attempts, label)
     times = _sortable(times, f"{label}: attempt")
     marks = [1.0 if c else 0.0 for c in correct]
+    try:
+        uids: list[str] | None = list(map(str, [a["uid"] for a in attempts]))
+    except KeyError:  # a hand-made file: no way to tell a copy
+        uids = None
+    kept_uids = uids
     if mode != "all":
         kept = [k for k, a in enumerate(attempts) if keeps(mode, a.get("mode"))]
         qids, marks, times = [qids[k] for k in kept], [marks[k] for k in kept], [times[k] for k in kept]
-    try:
-        key: frozenset[str] | None = frozenset(map(str, [a["uid"] for a in attempts])) or None
-    except KeyError:  # a hand-made file: no way to tell a copy
-        key = None
-    return _Learner(label, first_marks(times, qids, marks), len(attempts)), key
+        kept_uids = [uids[k] for k in kept] if uids is not None else None
+    return _Export(label, times, qids, marks, kept_uids, uids)
+
+
+def _same_store_groups(exports: list[_Export]) -> list[list[int]]:
+    """Exports grouped by shared attempt uids (transitively): each group is one store, so one learner."""
+    parent = list(range(len(exports)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for i, ex in enumerate(exports):
+        if not ex.uids:
+            continue
+        mine = set(ex.uids)
+        shared = owner.keys() & mine  # set operations in C: a class is 100,000s of attempts
+        for uid in shared:
+            parent[root(i)] = root(owner[uid])
+        owner.update(dict.fromkeys(mine - shared, i))
+    groups: dict[int, list[int]] = {}
+    for i in range(len(exports)):
+        groups.setdefault(root(i), []).append(i)
+    return sorted(groups.values())
+
+
+def _merge_exports(exports: list[_Export], warnings: list[str]) -> list[_Learner]:
+    learners = []
+    for group in _same_store_groups(exports):
+        if len(group) == 1:
+            ex = exports[group[0]]
+            learners.append(_Learner(ex.label, first_marks(ex.times, ex.qids, ex.marks),
+                                     len(ex.uids) if ex.uids is not None else len(ex.qids)))
+            continue
+        # Each attempt once, by uid, whichever file it was read from first.
+        times: list[Any] = []
+        qids: list[str] = []
+        marks: list[float] = []
+        taken: set[str] = set()
+        for i in group:
+            ex = exports[i]
+            assert ex.kept_uids is not None  # only files with uids can share one
+            for t, q, m, u in zip(ex.times, ex.qids, ex.marks, ex.kept_uids):
+                if u not in taken:
+                    taken.add(u)
+                    times.append(t)
+                    qids.append(q)
+                    marks.append(m)
+        every = set().union(*(exports[i].uids or () for i in group))
+        if len(set(map(type, times))) > 1:  # the export's own time text beside parsed times: parse all
+            times = [_time(t, exports[group[0]].label) if isinstance(t, str) else t for t in times]
+        labels = [exports[i].label for i in group]
+        learners.append(_Learner(labels[0], first_marks(times, qids, marks), len(every)))
+        shown = ", ".join(labels[:4]) + (f" and {len(labels) - 4} more" if len(labels) > 4 else "")
+        warnings.append(f"{len(labels)} progress exports share answers (the same attempt ids), so they come from one "
+                        f"store: counted as one learner, each answer once ({shown})")
+    return learners
 
 
 def _actor_key(actor: Any) -> str | None:
@@ -207,15 +292,21 @@ def _question_id(iri: str) -> str:
     return unquote(iri.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])
 
 
-def _xapi_statements(text: str, label: str) -> Iterator[tuple[Mapping[str, Any], str]]:
-    stripped = text.lstrip()
-    if stripped.startswith("["):
+def _xapi_statements(text: str, label: str, parsed: Any) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Each statement with its location; ``parsed`` is the file's JSON when it was one value, else None."""
+    if parsed is None and text.lstrip().startswith("["):
         try:
-            items = json.loads(text)
+            parsed = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ResultsError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-        for n, st in enumerate(items):
+    if isinstance(parsed, dict) and isinstance(parsed.get("statements"), list):
+        parsed = parsed["statements"]  # an LRS's StatementResult
+    if isinstance(parsed, list):
+        for n, st in enumerate(parsed):
             yield st, f"{label}: statement {n + 1}"
+        return
+    if isinstance(parsed, dict):  # one statement alone
+        yield parsed, f"{label}:1"
         return
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -228,6 +319,13 @@ def _xapi_statements(text: str, label: str) -> Iterator[tuple[Mapping[str, Any],
 
 
 @dataclass
+class _XapiFile:
+    label: str
+    lines: bool  # JSON lines, as ``study export --format xapi`` writes; not an LRS's answer
+    ids: dict[str, set[str]] = field(default_factory=dict)  # actor -> the statement ids read for it
+
+
+@dataclass
 class _XapiActors:
     """Answers per actor over every xAPI file: an LRS may split one learner's statements across files, and a
     statement met twice (the same export given twice) counts once, by its id."""
@@ -236,14 +334,41 @@ class _XapiActors:
     read: dict[str, int] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
     duplicates: int = 0
+    files: list[_XapiFile] = field(default_factory=list)
 
     def learners(self) -> list[_Learner]:
         return [_Learner(actor, first_marks(*self.columns.get(actor, ([], [], []))), n)
                 for actor, n in self.read.items()]
 
+    def shared_actors(self) -> list[str]:
+        """Warnings for actors that look like several learners under one name: JSON-lines files (``study
+        export``'s form) each holding only that actor, in two or more groups with no statement in common (an
+        export repeated after more practice shares its earlier statements, so it is not another learner)."""
+        by_actor: dict[str, list[_XapiFile]] = {}
+        for f in self.files:
+            if f.lines and len(f.ids) == 1:
+                by_actor.setdefault(next(iter(f.ids)), []).append(f)
+        out = []
+        for actor, files in by_actor.items():
+            if len(files) < 2:
+                continue
+            groups: list[set[str]] = []
+            for f in files:
+                ids = f.ids[actor]
+                touching = [g for g in groups if ids and not g.isdisjoint(ids)]
+                merged = set(ids).union(*touching)
+                groups = [g for g in groups if all(g is not t for t in touching)] + [merged]
+            if len(groups) > 1:
+                out.append(f"{len(files)} files share the actor {actor}; they are counted as one learner — give "
+                           "each learner their own --actor")
+        return out
 
-def _read_xapi(text: str, label: str, mode: str, actors: _XapiActors) -> None:
-    for st, where in _xapi_statements(text, label):
+
+def _read_xapi(text: str, label: str, mode: str, actors: _XapiActors, parsed: Any = None) -> None:
+    lrs = text.lstrip().startswith("[") or isinstance(parsed, dict) and "statements" in parsed
+    file = _XapiFile(label, lines=not lrs)
+    actors.files.append(file)
+    for st, where in _xapi_statements(text, label, parsed):
         if not isinstance(st, dict) or "verb" not in st or "actor" not in st:
             raise ResultsError(f"{where}: not an xAPI statement (no actor or verb)")
         verb = st["verb"].get("id") if isinstance(st["verb"], dict) else None
@@ -262,7 +387,9 @@ def _read_xapi(text: str, label: str, mode: str, actors: _XapiActors) -> None:
             raise ResultsError(f"{where}: the object has no id")
         mark = _xapi_mark(result, where)
         sid = st.get("id")
+        ids = file.ids.setdefault(actor, set())
         if isinstance(sid, str):
+            ids.add(sid)
             if sid in actors.seen:
                 actors.duplicates += 1
                 continue
@@ -298,7 +425,7 @@ def _export_attempts(text: str) -> dict[str, Any] | None:
 
 
 def _kind(text: str) -> tuple[str, Any]:
-    """("progress", data) | ("xapi", None) | ("other", why)."""
+    """("progress", data) | ("xapi", the file's one JSON value or None) | ("other", why)."""
     head = text.lstrip()[:1]
     if head == "{":
         fast = _export_attempts(text)
@@ -312,12 +439,29 @@ def _kind(text: str) -> tuple[str, Any]:
             return "other", exc
         if isinstance(data, dict) and data.get("format") == PROGRESS_FORMAT:
             return "progress", data
-        if isinstance(data, dict) and "verb" in data and "actor" in data:
-            return "xapi", None
+        if isinstance(data, dict) and ("verb" in data and "actor" in data or isinstance(data.get("statements"), list)):
+            return "xapi", data
         return "other", "neither a progress export (\"format\": \"study-progress\") nor xAPI statements"
     if head == "[":
         return "xapi", None
     return "other", "neither a progress export nor xAPI statements (not JSON)"
+
+
+def _store_advice(path: Path, label: str) -> str:
+    out = path.with_suffix(".json")
+    if out == path:
+        out = path.with_name(f"{path.stem}-export.json")
+    return (f"{label} is a progress store, not an export: run `study --db {shlex.quote(label)} export "
+            f"{shlex.quote(str(out))}` first")
+
+
+def _more(parsed: Any, label: str) -> str | None:
+    """The warning for an LRS page that says there are more statements (they are not fetched)."""
+    more = parsed.get("more") if isinstance(parsed, dict) and "statements" in parsed else None
+    if isinstance(more, str) and more.strip():
+        return (f"{label}: the LRS has more statements than this file holds (\"more\": {more}); only the ones "
+                "in the file were read — fetch the next pages into files of their own and analyse them together")
+    return None
 
 
 def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> Responses:
@@ -325,16 +469,29 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     files = expand(paths)
-    learners: list[_Learner] = []
+    exports: list[_Export] = []
     skipped: list[str] = []
-    seen: dict[frozenset[str], str] = {}
+    warnings: list[str] = []
     actors = _XapiActors()
     for path, named in files:
         label = str(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ResultsError(f"{label}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise ResultsError(f"{label}: cannot read: {exc.strerror or exc}") from None
+        if raw.startswith(SQLITE_MAGIC):
+            if named:
+                raise ResultsError(_store_advice(path, label))
+            skipped.append(f"{label}: a progress store, not an export")
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            if named:
+                raise ResultsError(f"{label}: not UTF-8 text, so neither a progress export nor xAPI statements") \
+                    from None
+            skipped.append(f"{label}: not UTF-8 text")
+            continue
         kind, data = _kind(text)
         if kind == "other":
             if isinstance(data, json.JSONDecodeError):
@@ -348,23 +505,21 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
             skipped.append(f"{label}: {why}")
             continue
         if kind == "progress":
-            learner, uids = _progress_learner(data, label, mode)
-            if uids is not None and uids in seen:
-                # The same export twice would count one learner twice and inflate every correlation.
-                skipped.append(f"{label}: the same answers as {seen[uids]}; counted once")
-                continue
-            if uids is not None:
-                seen[uids] = label
-            learners.append(learner)
+            exports.append(_progress_export(data, label, mode))
         else:
-            _read_xapi(text, label, mode, actors)
+            _read_xapi(text, label, mode, actors, data)
+            more = _more(data, label)
+            if more:
+                warnings.append(more)
+    learners = _merge_exports(exports, warnings)
     learners.extend(actors.learners())
+    warnings.extend(actors.shared_actors())
     if actors.duplicates:
         skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
-    return _matrix(learners, len(files), skipped)
+    return _matrix(learners, len(files), skipped, warnings)
 
 
-def _matrix(learners: list[_Learner], n_files: int, skipped: list[str]) -> Responses:
+def _matrix(learners: list[_Learner], n_files: int, skipped: list[str], warnings: list[str]) -> Responses:
     kept = [lr for lr in learners if lr.first]
     questions = sorted({q for lr in kept for q in lr.first})
     column = {q: i for i, q in enumerate(questions)}
@@ -381,4 +536,5 @@ def _matrix(learners: list[_Learner], n_files: int, skipped: list[str]) -> Respo
         files=n_files,
         answers=sum(lr.answers for lr in learners),
         skipped=tuple(skipped),
+        warnings=tuple(warnings),
     )

@@ -13,7 +13,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "statistics from each learner's first answer to each question: facility, SD, discrimination index, "
         "discriminative efficiency per question; mean, median, SD, skewness, kurtosis, Cronbach's alpha, "
         "error ratio and standard error for the test. Flags negative discrimination, facility under 5% or "
-        "over 95%, and questions with too few answers to judge.",
+        "over 95%, and questions with too few answers to judge. One export file is one learner, except: "
+        "progress exports sharing attempts (backups of one store) are merged into one learner; xAPI "
+        "statements are grouped by actor, so learners must not share an --actor (a warning says when "
+        "several files share one). A progress export and an xAPI export of the same learner cannot be "
+        "matched and count as two: give one kind per learner. An LRS's GET /statements answer "
+        "({\"statements\": [...], \"more\": ...}) is read as it is; further pages are not fetched.",
     )
     p.add_argument("results", nargs="+", metavar="RESULTS", help="export files or directories of them")
     p.add_argument("--mode", choices=("all", "exam", "practice"), default="all",
@@ -55,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         scope = "" if args.mode == "all" else f" in {args.mode} mode"
         print(f"study: error: no answers{scope} in {', '.join(args.results)}", file=sys.stderr)
         return 1
+    for warning in responses.warnings:
+        print(f"study: warning: {warning}", file=sys.stderr)
     try:
         bank = load_bank(questions=args.questions, content=args.content)
     except OSError as exc:
@@ -68,5 +75,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))
         return 0
-    render(analysis, flagged_only=args.flagged)
+    from pathlib import Path
+
+    from study.paths import questions_dir
+
+    roots = [Path(p) for p in args.questions] if args.questions else [questions_dir()]
+    render(analysis, flagged_only=args.flagged, roots=roots)
     return 0

@@ -12,9 +12,10 @@ UTC = dt.timezone.utc
 T0 = dt.datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
-def export_learner(directory: Path, name: str, answers, *, fmt: str = "json") -> Path:
+def export_learner(directory: Path, name: str, answers, *, fmt: str = "json", actor: str | None = "") -> Path:
     """Record ``answers`` (item_id, correct, mode, minutes after T0) in a real store, then export it with the
-    real ``study export`` command: the files ``study analyze`` reads in the field."""
+    real ``study export`` command: the files ``study analyze`` reads in the field. xAPI goes out as
+    ``<name>@example.com`` unless ``actor`` names another, or is None for the default actor."""
     from study.cli import main
 
     db = directory / f"{name}.db"
@@ -23,8 +24,9 @@ def export_learner(directory: Path, name: str, answers, *, fmt: str = "json") ->
             store.record_attempt(Attempt(qid, "h", {}, "A" if correct else "B", bool(correct), 20.0, mode,
                                          f"{name}-{mode}", T0 + dt.timedelta(minutes=minutes)))
     out = directory / f"{name}.{'jsonl' if fmt == 'xapi' else 'json'}"
-    actor = ["--actor", f"{name}@example.com"] if fmt == "xapi" else []
-    argv = ["--db", str(db), "export", "--format", fmt, *actor, str(out)]
+    given = actor or f"{name}@example.com"
+    option = ["--actor", given] if fmt == "xapi" and actor is not None else []
+    argv = ["--db", str(db), "export", "--format", fmt, *option, str(out)]
     assert main(argv) == 0
     return out
 

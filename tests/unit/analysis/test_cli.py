@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
 
@@ -133,11 +134,14 @@ def test_table_lists_flagged_questions_first_with_their_location(tmp_path, qids,
     out = capsys.readouterr().out
     assert "Learners     6  questions 5  answered per learner 5.0" in out
     check = out[out.index("Check these questions"):]
-    assert f"{extra.source.path}:{extra.source.line}: {extra.id}: facility over 95%" in check.replace("\n  ", " ")
-    assert f"{qids[1]}: negative discrimination" in check
+    # Run from the repository: locations relative to it, each under its question.
+    shown = os.path.relpath(extra.source.path)
+    assert not shown.startswith(("/", "..")), shown
+    assert f"  {extra.id}: facility over 95%\n    {shown}:{extra.source.line}\n" in check
+    assert f"  {qids[1]}: negative discrimination\n" in check
     table = out[:out.index("Check these questions")]
     assert table.index(extra.id) < table.index(qids[0]) and table.index(qids[1]) < table.index(qids[0])
-    assert max(len(line) for line in table.splitlines()) <= 80
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 def test_errors_exit_1_with_the_location_and_usage_mistakes_exit_2(tmp_path, capsys):
@@ -167,3 +171,60 @@ def test_nothing_flagged_says_so(exports, capsys):
     out = capsys.readouterr().out
     assert "No question looks broken" in out and "6 question(s)" not in out
     assert "4 question(s) have fewer than 10 first answers" in out
+
+
+def test_learners_sharing_a_login_are_told_apart_and_a_shared_actor_is_warned(tmp_path, qids, monkeypatch, capsys):
+    """The lab case: every learner is ``root``. Default actors keep them apart; one --actor for all is one
+    learner, said on stderr."""
+    import getpass
+
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    own, shared = tmp_path / "own", tmp_path / "shared"
+    own.mkdir()
+    shared.mkdir()
+    for n, row in enumerate(FIXTURE):
+        answers = _answers(row, qids, practice_first=False)
+        export_learner(own, f"l{n:02d}", answers, fmt="xapi", actor=None)
+        export_learner(shared, f"l{n:02d}", answers, fmt="xapi", actor="https://study-nca-aiio.invalid|root")
+    capsys.readouterr()
+    data = run_json(capsys, str(own), "--mode", "exam")
+    assert data["learners"] == len(FIXTURE) and data["warnings"] == []
+    assert main(["analyze", str(shared)]) == 0
+    out = capsys.readouterr()
+    assert "Learners     1 " in out.out
+    assert out.err == (f"study: warning: {len(FIXTURE)} files share the actor https://study-nca-aiio.invalid|root; "
+                       "they are counted as one learner — give each learner their own --actor\n")
+
+
+def test_two_backups_of_one_store_are_one_learner(tmp_path, qids, capsys):
+    from .conftest import T0  # noqa: F401 - the stores' clock
+
+    d = tmp_path / "class"
+    d.mkdir()
+    for n, row in enumerate(FIXTURE):
+        export_learner(d, f"learner{n}", _answers(row, qids, practice_first=False))
+    # learner0 practises more and backs up again into the same folder: its exam answers are in both files.
+    from study.progress import Attempt, open_store
+    import datetime as dt
+
+    with open_store(d / "learner0.db", fuzz=False) as store:
+        store.record_attempt(Attempt(qids[0], "h", {}, "B", False, 5.0, "practice", None,
+                                     dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)))
+    assert main(["--db", str(d / "learner0.db"), "export", str(d / "learner0-later.json")]) == 0
+    capsys.readouterr()
+    assert main(["analyze", str(d), "--mode", "exam", "--json", "--min-responses", "6"]) == 0
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert data["learners"] == 6 and data["files"] == 7
+    # The hand-computed exam figures of the fixture, unchanged by the second backup.
+    assert data["test"]["cic"] == pytest.approx(100 / 12)
+    assert "learner0-later.json" in out.err and "learner0.json" in out.err and "one learner" in out.err
+
+
+def test_a_store_given_instead_of_an_export_says_what_to_run(tmp_path, qids, capsys, monkeypatch):
+    export_learner(tmp_path, "l00", [(qids[0], True, "exam", 1)])
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["analyze", "l00.db"]) == 1
+    assert capsys.readouterr().err == ("study: error: l00.db is a progress store, not an export: run "
+                                       "`study --db l00.db export l00.json` first\n")

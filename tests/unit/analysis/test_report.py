@@ -98,3 +98,66 @@ def test_no_textual(module):
     code = f"import importlib, sys; importlib.import_module({module!r}); print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _rendered(analysis, width=80, **kw) -> list[str]:
+    import io
+
+    from rich.console import Console
+
+    from study.analysis.report import render
+
+    out = io.StringIO()
+    render(analysis, Console(file=out, width=width, color_system=None), **kw)
+    return out.getvalue().splitlines()
+
+
+LONG = "d2-ai-networking-requirements-for-training-06"  # 45 characters: more than the table has room for
+
+
+def test_long_ids_keep_one_row_each_and_the_check_list_spells_them_out():
+    ability = [1] * 10 + [0] * 10
+    cols = {LONG: [1 - a for a in ability], "s-06": ability, "short": ability}
+    out = _rendered(analyse(responses(cols), min_responses=10))
+    assert max(map(len, out)) <= 80
+    head = next(n for n, line in enumerate(out) if line.lstrip().startswith("question"))
+    rows = out[head + 1:head + 4]
+    # Three questions, three rows: the long id is cut with an ellipsis, no part of it wraps to a row of its own.
+    assert [r.split()[0] for r in rows[1:]] == ["s-06", "short"]
+    assert rows[0].startswith("! d2-ai-networking-requirements") and "\u2026" in rows[0] and LONG not in rows[0]
+    assert rows[0].rstrip().endswith("discr<0")
+    check = out[out.index("Check these questions:") + 1:]
+    assert check[:2] == [f"  {LONG}: negative discrimination", "    not in the question bank"]
+
+
+def test_check_list_locations_are_short_outside_the_working_directory(tmp_path, monkeypatch):
+    import dataclasses
+
+    bank_dir = tmp_path / "install" / "site-packages" / "study" / "questions"
+    bank_dir.mkdir(parents=True)
+    ability = [1] * 10 + [0] * 10
+    a = analyse(responses({"bad": [1 - a for a in ability], "ok": ability}), min_responses=10)
+    where = f"{bank_dir}/d2-infrastructure/ai-networking-requirements.yaml:12"
+    a = dataclasses.replace(a, questions=tuple(dataclasses.replace(q, location=where) for q in a.questions))
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    out = _rendered(a, roots=[bank_dir], width=200)
+    check = out[next(n for n, line in enumerate(out) if line.startswith("Check these questions")):]
+    assert check[:3] == [f"Check these questions (files under {bank_dir.parent}):", "  bad: negative discrimination",
+                         "    questions/d2-infrastructure/ai-networking-requirements.yaml:12"]
+    # At 80 columns a folder too long for the heading goes on a line of its own, whole.
+    assert len(f"Check these questions (files under {bank_dir.parent}):") > 80
+    out = _rendered(a, roots=[bank_dir])
+    check = out[next(n for n, line in enumerate(out) if line.startswith("Check these questions")):]
+    assert check[:4] == ["Check these questions, files under", f"  {bank_dir.parent}:",
+                         "  bad: negative discrimination",
+                         "    questions/d2-infrastructure/ai-networking-requirements.yaml:12"]
+    # Below the working directory: relative to it, and no folder to name.
+    monkeypatch.chdir(bank_dir.parent.parent)
+    out = _rendered(a, roots=[bank_dir])
+    assert "Check these questions:" in out
+    assert "    study/questions/d2-infrastructure/ai-networking-requirements.yaml:12" in out
+    # No root given: the path as it is.
+    monkeypatch.chdir(work)
+    assert f"    {where}" in _rendered(a)

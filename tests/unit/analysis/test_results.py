@@ -62,7 +62,62 @@ def test_directory_reads_exports_and_lists_what_it_skipped(tmp_path, progress_do
 def test_the_same_export_twice_counts_once(tmp_path, progress_doc):
     doc = progress_doc([attempt("q1", True, "2026-11-02T09:00:00+00:00", uid="same")])
     r = load_results([write_json(tmp_path / "a.json", doc), write_json(tmp_path / "copy.json", doc)])
-    assert len(r.learners) == 1 and "same answers as" in r.skipped[0]
+    assert len(r.learners) == 1 and r.answers == 1 and r.skipped == ()
+    assert len(r.warnings) == 1 and "a.json" in r.warnings[0] and "copy.json" in r.warnings[0]
+
+
+def test_backups_of_one_store_are_one_learner_with_each_attempt_once(tmp_path, progress_doc):
+    """A backup, then more practice and another backup: the shared attempts must not count twice."""
+    before = [attempt("q1", False, "2026-11-02T09:00:00+00:00", uid="u1"),
+              attempt("q2", True, "2026-11-02T09:01:00+00:00", uid="u2")]
+    later = before + [attempt("q1", True, "2026-11-03T09:00:00+00:00", uid="u3"),
+                      attempt("q3", False, "2026-11-03T09:01:00+00:00", uid="u4", mode="practice")]
+    # A third backup sharing only with the second: the same store still (u3).
+    third = [later[2], attempt("q4", True, "2026-11-04T09:00:00+00:00", uid="u5")]
+    other = [attempt("q1", True, "2026-11-02T09:00:00+00:00", uid="v1")]
+    files = [write_json(tmp_path / "a-before.json", progress_doc(before)),
+             write_json(tmp_path / "a-later.json", progress_doc(later)),
+             write_json(tmp_path / "a-third.json", progress_doc(third)),
+             write_json(tmp_path / "b.json", progress_doc(other))]
+    r = load_results(files)
+    assert len(r.learners) == 2 and r.files == 4
+    assert r.answers == 5 + 1  # u1..u5 and v1
+    a = r.learners.index(str(files[0]))
+    assert cell(r, a, "q1") == 0 and cell(r, a, "q2") == 1 and cell(r, a, "q3") == 0 and cell(r, a, "q4") == 1
+    assert cell(r, 1 - a, "q1") == 1
+    assert len(r.warnings) == 1 and all(f.name in r.warnings[0] for f in files[:3]) and "b.json" not in r.warnings[0]
+    # --mode keeps its meaning after the merge: the practice answer to q3 goes, the rest stays.
+    exam = load_results(files, "exam")
+    assert exam.questions == ("q1", "q2", "q4") and len(exam.learners) == 2
+
+
+def test_exports_without_attempt_ids_are_never_merged(tmp_path, progress_doc):
+    bare = progress_doc([{k: v for k, v in attempt("q1", True, "2026-11-02T09:00:00+00:00").items() if k != "uid"}])
+    r = load_results([write_json(tmp_path / "a.json", bare), write_json(tmp_path / "b.json", bare)])
+    assert len(r.learners) == 2 and r.warnings == ()
+
+
+def test_a_progress_store_named_by_mistake_gets_the_export_command(tmp_path, progress_doc):
+    from study.progress import open_store
+
+    with open_store(tmp_path / "l00.db", fuzz=False):
+        pass
+    with pytest.raises(ResultsError) as exc:
+        load_results([tmp_path / "l00.db"])
+    db = tmp_path / "l00.db"
+    assert str(exc.value) == (f"{db} is a progress store, not an export: run `study --db {db} export "
+                              f"{tmp_path / 'l00.json'}` first")
+    # Found in a folder (even under an export's name) it is passed over, and the exports are read.
+    d = tmp_path / "class"
+    d.mkdir()
+    (d / "store.json").write_bytes(db.read_bytes())
+    write_json(d / "a.json", progress_doc([attempt("q1", True, "2026-11-02T09:00:00+00:00")]))
+    r = load_results([d])
+    assert len(r.learners) == 1 and r.skipped == (f"{d / 'store.json'}: a progress store, not an export",)
+    binary = tmp_path / "x.json"
+    binary.write_bytes(b"\xff\xfe{")
+    with pytest.raises(ResultsError, match=r"x\.json: not UTF-8 text"):
+        load_results([binary])
 
 
 @pytest.mark.parametrize("content, expected", [
@@ -179,3 +234,64 @@ def test_xapi_actor_split_across_files_is_one_learner_and_repeats_count_once(tmp
     assert r.learners == ("mailto:ann@example.com",) and r.answers == 3
     assert cell(r, 0, "q1") == 0 and cell(r, 0, "q2") == 1  # the first answer came from the second file
     assert r.skipped == ("2 xAPI statement(s) met twice (same statement id): counted once",)
+
+
+def lines(path, statements):
+    path.write_text("".join(json.dumps(s) + "\n" for s in statements))
+    return path
+
+
+def with_id(st, sid):
+    return {**st, "id": sid}
+
+
+SHARED = ("2 files share the actor mailto:ann@example.com; they are counted as one learner — give each learner "
+          "their own --actor")
+
+
+def test_exports_of_different_learners_under_one_actor_are_one_learner_with_a_warning(tmp_path):
+    a = lines(tmp_path / "l01.jsonl", [with_id(statement("ann", "q1", False, "2026-11-02T09:00:00Z"), "s1")])
+    b = lines(tmp_path / "l02.jsonl", [with_id(statement("ann", "q1", True, "2026-11-02T09:30:00Z"), "s2")])
+    r = load_results([a, b])
+    assert len(r.learners) == 1 and cell(r, 0, "q1") == 0
+    assert r.warnings == (SHARED,)
+
+
+def test_one_learner_exported_again_after_more_practice_is_no_warning(tmp_path):
+    first = with_id(statement("ann", "q1", False, "2026-11-02T09:00:00Z"), "s1")
+    more = with_id(statement("ann", "q2", True, "2026-11-03T09:00:00Z"), "s2")
+    a = lines(tmp_path / "monday.jsonl", [first])
+    b = lines(tmp_path / "friday.jsonl", [first, more])
+    r = load_results([a, b])
+    assert len(r.learners) == 1 and r.answers == 2 and r.warnings == ()
+
+
+def test_an_lrs_dump_of_many_actors_in_pages_is_no_warning(tmp_path):
+    page1 = [with_id(statement("ann", "q1", True, "2026-11-02T09:00:00Z"), "s1"),
+             with_id(statement("bob", "q1", False, "2026-11-02T09:00:00Z"), "s2")]
+    page2 = [with_id(statement("ann", "q2", True, "2026-11-02T10:00:00Z"), "s3"),
+             with_id(statement("bob", "q2", True, "2026-11-02T10:00:00Z"), "s4")]
+    # JSON lines too: what makes them a dump is that each file holds many actors.
+    r = load_results([lines(tmp_path / "p1.jsonl", page1), lines(tmp_path / "p2.jsonl", page2)])
+    assert len(r.learners) == 2 and r.warnings == ()
+    # One actor's pages as an LRS answers a query by agent (StatementResult objects): normal too.
+    p1 = write_json(tmp_path / "ann1.json", {"statements": page1[:1], "more": "/xapi/statements?page=2"})
+    p2 = write_json(tmp_path / "ann2.json", {"statements": page2[:1], "more": ""})
+    r = load_results([p1, p2])
+    assert len(r.learners) == 1 and cell(r, 0, "q1") == 1 and cell(r, 0, "q2") == 1
+    assert r.warnings == (f"{p1}: the LRS has more statements than this file holds (\"more\": "
+                          "/xapi/statements?page=2); only the ones in the file were read — fetch the next pages "
+                          "into files of their own and analyse them together",)
+
+
+def test_an_lrs_statement_result_is_read_in_a_folder_too(tmp_path):
+    d = tmp_path / "lrs"
+    d.mkdir()
+    result = {"statements": [statement("ann", "q1", True, "2026-11-02T09:00:00Z"),
+                             statement("bob", "q1", False, "2026-11-02T09:00:00Z")], "more": ""}
+    write_json(d / "statements.json", result)
+    r = load_results([d])
+    assert len(r.learners) == 2 and r.skipped == () and r.warnings == ()
+    bad = write_json(tmp_path / "bad.json", {"statements": [{"actor": {}}], "more": ""})
+    with pytest.raises(ResultsError, match=r"bad\.json: statement 1: not an xAPI statement"):
+        load_results([bad])
