@@ -149,7 +149,8 @@ def validation_findings(
                 code, msg = "empty-list", f"{where} must not be empty"
             elif kind == "string_pattern_mismatch" and path and path[-1] == "tolerance":
                 code, msg = "bad-tolerance", f"tolerance {_get(data, path)!r} is not like '2%' or '0.5 GB'"
-            elif kind == "string_pattern_mismatch" and path and path[-1] == "objective":
+            elif kind == "string_pattern_mismatch" and path and (
+                    path[-1] == "objective" or (len(path) >= 2 and path[-2] == "objectives")):
                 code, msg = "unknown-objective", f"objective {_get(data, path)!r} is not a blueprint id like '2.1'"
             elif kind == "string_pattern_mismatch" and path and path[-1] in ("id", "topic"):
                 code, msg = "bad-id", f"{where} {_get(data, path)!r} must be lower case letters, digits, '-', '_' or '.'"

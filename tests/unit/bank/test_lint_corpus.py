@@ -166,3 +166,15 @@ def test_an_unknown_topic_suggests_the_closest_one(tmp_path: Path) -> None:
     (tmp_path / "t.yaml").write_text(good.replace('    objective: "2.9"\n', '    objective: "2.9"\n    topic: infiniband-vs-ethernt\n'))
     found = [d.message for d in lint([tmp_path], with_calc=False).diagnostics if d.code == "unknown-topic"]
     assert found == ["topic 'infiniband-vs-ethernt' has no file in content/topics/; did you mean 'infiniband-vs-ethernet'?"]
+
+
+def test_a_topic_objective_that_is_not_an_id_gets_the_plain_message(tmp_path: Path) -> None:
+    from study import paths
+
+    text = (paths.topics_dir() / "mig.md").read_text()
+    text = re.sub(r"(?m)^id: mig$", "id: mig-copy", text)
+    text = re.sub(r"(?m)^objectives: .*$", 'objectives: ["3.x"]', text)
+    (tmp_path / "mig-copy.md").write_text(text)
+    found = [(d.line, d.code, d.message) for d in lint([tmp_path / "mig-copy.md"], with_calc=False).diagnostics]
+    line = text.splitlines().index('objectives: ["3.x"]') + 1
+    assert found == [(line, "unknown-objective", "objective '3.x' is not a blueprint id like '2.1'")]
