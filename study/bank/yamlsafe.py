@@ -233,6 +233,9 @@ def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
 
 def _mark_position(exc: yaml.MarkedYAMLError) -> tuple[int, int]:
     mark = exc.problem_mark or exc.context_mark
+    # An unclosed quote or bracket runs to the end of the file; the useful place is where it was opened.
+    if exc.context_mark is not None and "end of stream" in (exc.problem or ""):
+        mark = exc.context_mark
     if mark is None:
         return 1, 1
     return mark.line + 1, mark.column + 1

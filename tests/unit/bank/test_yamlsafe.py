@@ -55,3 +55,11 @@ def test_any_text_gives_data_or_findings_never_an_exception(text: str) -> None:
     doc = parse_yaml(text)
     assert doc.fatal == (doc.data is None and bool(doc.findings))
     assert all(f.line >= 1 and f.column >= 1 for f in doc.findings)
+
+
+def test_an_unclosed_quote_is_reported_where_it_opens_not_at_the_end_of_the_file() -> None:
+    from study.bank.yamlsafe import parse_yaml
+
+    text = 'questions:\n  - id: x\n    stem: "abc\n' + "    more: text\n" * 20
+    (finding,) = parse_yaml(text).findings
+    assert (finding.line, finding.column) == (3, 11) and "quoted scalar" in finding.message
