@@ -83,6 +83,7 @@ class _Export:
     marks: list[float]
     kept_uids: list[str] | None  # the uid of each kept answer, None when the file has no uids
     uids: list[str] | None  # every attempt's uid, None for a hand-made file without them
+    read: int  # attempts in the file, whatever the mode
 
 
 def first_marks(times: list[Any], qids: list[str], marks: list[float]) -> dict[str, float]:
@@ -184,7 +185,7 @@ def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
         kept = [k for k, a in enumerate(attempts) if keeps(mode, a.get("mode"))]
         qids, marks, times = [qids[k] for k in kept], [marks[k] for k in kept], [times[k] for k in kept]
         kept_uids = [uids[k] for k in kept] if uids is not None else None
-    return _Export(label, times, qids, marks, kept_uids, uids)
+    return _Export(label, times, qids, marks, kept_uids, uids, len(attempts))
 
 
 def _same_store_groups(exports: list[_Export]) -> list[list[int]]:
@@ -217,8 +218,7 @@ def _merge_exports(exports: list[_Export], warnings: list[str]) -> list[_Learner
     for group in _same_store_groups(exports):
         if len(group) == 1:
             ex = exports[group[0]]
-            learners.append(_Learner(ex.label, first_marks(ex.times, ex.qids, ex.marks),
-                                     len(ex.uids) if ex.uids is not None else len(ex.qids)))
+            learners.append(_Learner(ex.label, first_marks(ex.times, ex.qids, ex.marks), ex.read))
             continue
         # Each attempt once, by uid, whichever file it was read from first.
         times: list[Any] = []

@@ -95,6 +95,10 @@ def test_exports_without_attempt_ids_are_never_merged(tmp_path, progress_doc):
     bare = progress_doc([{k: v for k, v in attempt("q1", True, "2026-11-02T09:00:00+00:00").items() if k != "uid"}])
     r = load_results([write_json(tmp_path / "a.json", bare), write_json(tmp_path / "b.json", bare)])
     assert len(r.learners) == 2 and r.warnings == ()
+    # Answers read are every attempt, whatever the mode keeps.
+    two = progress_doc([{k: v for k, v in attempt(q, True, "2026-11-02T09:00:00+00:00", mode=m).items() if k != "uid"}
+                        for q, m in (("q1", "exam"), ("q2", "practice"))])
+    assert load_results([write_json(tmp_path / "c.json", two)], "exam").answers == 2
 
 
 def test_a_progress_store_named_by_mistake_gets_the_export_command(tmp_path, progress_doc):
@@ -295,3 +299,13 @@ def test_an_lrs_statement_result_is_read_in_a_folder_too(tmp_path):
     bad = write_json(tmp_path / "bad.json", {"statements": [{"actor": {}}], "more": ""})
     with pytest.raises(ResultsError, match=r"bad\.json: statement 1: not an xAPI statement"):
         load_results([bad])
+
+
+def test_backups_with_times_written_differently_still_merge_in_time_order(tmp_path, progress_doc):
+    # As `study export` writes times (read as text, fast) and by hand with a Z (parsed): the first answer
+    # to q1 is the wrong one at 09:00, whichever file it came from.
+    a = progress_doc([attempt("q1", True, "2026-11-02T10:00:00.000000+00:00", uid="u2")])
+    b = progress_doc([attempt("q1", True, "2026-11-02T10:00:00Z", uid="u2"),
+                      attempt("q1", False, "2026-11-02T09:00:00Z", uid="u1")])
+    r = load_results([write_json(tmp_path / "a.json", a), write_json(tmp_path / "b.json", b)])
+    assert len(r.learners) == 1 and r.answers == 2 and cell(r, 0, "q1") == 0
