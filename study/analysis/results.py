@@ -198,12 +198,24 @@ def _same_store_groups(exports: list[_Export]) -> list[list[int]]:
             i = parent[i]
         return i
 
-    owner: dict[str, int] = {}
+    # A class is 100,000s of attempts and usually no file shares one: a set of every uid finds that at one
+    # insert per attempt; which file holds each uid is recorded only once a file brings a uid already seen.
+    seen: set[str] = set()
+    owner: dict[str, int] | None = None
     for i, ex in enumerate(exports):
         if not ex.uids:
             continue
+        if owner is None:
+            before = len(seen)
+            seen.update(ex.uids)
+            if len(seen) - before == len(ex.uids):
+                continue
+            owner = {}
+            for j in range(i):
+                owner.update(dict.fromkeys(exports[j].uids or (), j))
+            seen.clear()
         mine = set(ex.uids)
-        shared = owner.keys() & mine  # set operations in C: a class is 100,000s of attempts
+        shared = owner.keys() & mine
         for uid in shared:
             parent[root(i)] = root(owner[uid])
         owner.update(dict.fromkeys(mine - shared, i))
