@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
 from study.text import count
@@ -81,6 +81,8 @@ class StudyApp(App[int]):
         self._poll_seconds = poll_seconds
         self._watch_timer: Any = None
         self._reloading = False
+        # Toasts about the bank raised while a dialog is open, shown once it closes (see notify_background).
+        self._deferred: list[tuple[str, dict[str, Any]]] = []
 
     # -- start-up ---------------------------------------------------------------------------------------
 
@@ -107,18 +109,7 @@ class StudyApp(App[int]):
     def _services_loaded(self) -> None:
         self._apply_theme()
         self.ready = True
-        for err in self.services.errors:
-            self.notify(err, title="start-up", severity="error", timeout=10)
-        bank = self.services.bank
-        problems = [d for d in getattr(bank, "diagnostics", ()) if getattr(d, "severity", "") == "error"]
-        if problems:
-            self.notify(
-                f"{count(len(problems), 'problem')} while loading the bank; press ! to see them.",
-                title="bank",
-                severity="warning",
-                timeout=8,
-            )
-        self.call_after_refresh(self._offer_resume)
+        self.call_after_refresh(self._after_load)
         if self.services.watcher is not None and self._poll_seconds and self._watch_timer is None:
             self._watch_timer = self.set_interval(self._poll_seconds, self.poll_bank, name="bank-watch")
         if self._start and self._start != "home":
@@ -137,6 +128,44 @@ class StudyApp(App[int]):
             fh.write(f"{label} {time.monotonic_ns()}\n")
         if label == "ready":
             self.exit(0)
+
+    def _after_load(self) -> None:
+        # The resume offer first, so the start-up toasts wait for it to close instead of covering its buttons.
+        self._offer_resume()
+        for err in self.services.errors:
+            self.notify_background(err, title="start-up", severity="error", timeout=10)
+        bank = self.services.bank
+        problems = [d for d in getattr(bank, "diagnostics", ()) if getattr(d, "severity", "") == "error"]
+        if problems:
+            self.notify_background(
+                f"{count(len(problems), 'problem')} while loading the bank; press ! to see them.",
+                title="bank",
+                severity="warning",
+                timeout=8,
+            )
+
+    # -- toasts -----------------------------------------------------------------------------------------
+
+    def notify_background(self, message: str, **kwargs: Any) -> None:
+        """A toast about something the learner did not just do (a reload, a start-up problem). While a dialog
+        is open it waits: at 80x24 two stacked toasts cover a dialog's buttons, such as the exam's Submit."""
+        if isinstance(self.screen, ModalScreen):
+            self._deferred.append((message, kwargs))
+        else:
+            self.notify(message, **kwargs)
+
+    def pop_screen(self) -> Any:
+        result = super().pop_screen()
+        if self._deferred:
+            self.call_after_refresh(self._flush_deferred)
+        return result
+
+    def _flush_deferred(self) -> None:
+        if isinstance(self.screen, ModalScreen):  # one dialog closed onto another
+            return
+        deferred, self._deferred = self._deferred, []
+        for message, kwargs in deferred:
+            self.notify(message, **kwargs)
 
     def _offer_resume(self) -> None:
         store = self.services.store
@@ -194,15 +223,15 @@ class StudyApp(App[int]):
         self.bank_version += 1
         if bank is not None or not errors:
             text, n_errors = describe(change, bank, services.watcher.roots, old)
-            self.notify(
+            self.notify_background(
                 text + (". Press ! to see them." if n_errors else ""),
                 title="bank reloaded",
                 severity="warning" if n_errors else "information",
                 timeout=8 if n_errors else 4,
             )
         for err in errors:
-            self.notify(f"{err.splitlines()[0].rstrip('.')}. Press ! for details.", title="reload", severity="error",
-                        timeout=10)
+            self.notify_background(f"{err.splitlines()[0].rstrip('.')}. Press ! for details.", title="reload",
+                                   severity="error", timeout=10)
 
     def action_problems(self) -> None:
         if type(self.screen).__name__ != SCREENS["problems"][1]:

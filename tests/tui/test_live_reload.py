@@ -278,3 +278,51 @@ async def test_a_bank_that_failed_at_start_loads_once_its_blueprint_is_fixed(ban
         assert len(app.services.bank.questions) == 7 and app.services.errors == []
         assert "could not be loaded" not in str(app.screen.query_one("#home-countdown", Static).render())
         assert not app.screen.query_one("#home-problems", Static).display
+
+
+def toast_regions(app: Any) -> list[Any]:
+    from textual.widgets._toast import Toast
+
+    return [t.region for t in app.screen.query(Toast) if t.region.area]
+
+
+async def test_reload_toasts_never_cover_the_exam_submit_button(bank_dir, store, clock):
+    from study.tui.screens.exam import ReviewBeforeSubmit, start_exam
+
+    app = build(bank_dir, store, clock)
+    fixture = bank_dir / "questions" / "fixture.yaml"
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:  # toasts drawn, to measure them
+        await settle(pilot, app)
+        app.clear_notifications()
+        start_exam(app, 5)
+        await settle(pilot, app)
+
+        # Two reloads just before the dialog opens: stacked at the bottom right their toasts would reach the
+        # Submit button at 80x24; on a dialog they move to the top.
+        fixture.write_text(fixture.read_text() + NEW_QUESTION)
+        await reload(pilot, app)
+        fixture.write_text(fixture.read_text().replace("w-new", "w-newer"))
+        await reload(pilot, app)
+        assert len(app.toasts) == 2
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewBeforeSubmit)
+        submit = app.screen.query_one("#review-submit").region
+        shown = toast_regions(app)
+        assert shown, "the earlier toast is still on screen"
+        assert not any(r.overlaps(submit) for r in shown)
+
+        # Reloads while the dialog is open wait for it to close.
+        app.clear_notifications()
+        await settle(pilot, app)
+        for n in range(2):
+            fixture.write_text(fixture.read_text().replace("w-newer", f"w-newer{n}"))
+            await reload(pilot, app)
+        assert len(app.toasts) == 2 and not app._notifications, "toasts raised while the dialog is open"
+        assert not toast_regions(app)
+
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert type(app.screen).__name__ == "ExamScreen"
+        assert len(app.toasts) == 4 and app.toasts[-1].startswith("Reloaded questions/fixture.yaml")
+        assert len(app._notifications) == 2
