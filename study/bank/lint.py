@@ -125,7 +125,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
         if d.calc:
             exprs.append((("distractors", i, "calc"), d.calc))
     for m in PLACEHOLDER_RE.finditer(q.stem):
-        if m.group(1).startswith("="):
+        if m.group(1) and m.group(1).startswith("="):
             exprs.append((("stem",), m.group(1)[1:]))
 
     compiled: dict[tuple[Any, ...], Any] = {}

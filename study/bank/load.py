@@ -239,7 +239,7 @@ def question_findings(q: Question, raw: dict[str, Any], doc: Document, base: tup
     used: set[str] = set()
     for match in PLACEHOLDER_RE.finditer(q.stem):
         name = match.group(1)
-        if name.startswith("="):
+        if name is None or name.startswith("="):
             continue
         used.add(name)
         if name not in params:

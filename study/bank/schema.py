@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 OBJECTIVE_PATTERN = r"^[1-3]\.(?:[1-9]|10)$"
 TOLERANCE_PATTERN = r"^\s*[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?\s*(%|[A-Za-z][A-Za-z0-9/_-]*)?\s*$"
-PLACEHOLDER_RE = re.compile(r"\{(=[^{}]+|[A-Za-z_][A-Za-z0-9_]*)\}")
+# ``{name}`` and ``{= expr}`` are placeholders; ``{{`` and ``}}`` are literal braces (group 1 is None), so a
+# stem can show ``${{CUDA_HOME}}`` as ``${CUDA_HOME}``.
+PLACEHOLDER_RE = re.compile(r"\{\{|\}\}|\{(=[^{}]+|[A-Za-z_][A-Za-z0-9_]*)\}")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]

@@ -115,12 +115,15 @@ def question_gift(q: Question, report: ExportReport) -> str:
     """One question as a GIFT block (comments, title, text, answers, general feedback)."""
     from study.quiz.instance import instantiate
 
+    from study.quiz.instance import render_stem
+
     lines = metadata_lines(q)
-    stem = q.stem
     instance = None
     if q.is_templated or "{=" in q.stem or q.type == "numeric":
         instance = instantiate(q, EXPORT_SEED, shuffle=False)
         stem = instance.stem
+    else:
+        stem = render_stem(q, {})  # what the learner reads: {{ and }} are literal braces
     if q.is_templated:
         shown = ", ".join(f"{k}={v}" for k, v in instance.params.items())  # type: ignore[union-attr]
         lines.append(f"// study: templated=one fixed instance (seed {EXPORT_SEED}) with {_comment_value(shown)}; "

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
-from study.bank.schema import ID_PATTERN, OBJECTIVE_PATTERN, PLACEHOLDER_RE, TOLERANCE_PATTERN
+from study.bank.schema import ID_PATTERN, OBJECTIVE_PATTERN, TOLERANCE_PATTERN
 from study.interop.gift_export import FREE_KEYS, UNIT_SENTENCE, nominal_tolerance, number
 from study.interop.gift_syntax import Item, Loc, Problem, Text, parse, significant_digits
 
@@ -275,10 +275,11 @@ class Converter:
             data["volatile"] = True
         # The id is made last so a question skipped half-way does not take one.
         conv.data = {"id": self.make_id(item, meta, stem), **data}
-        for m in PLACEHOLDER_RE.finditer(stem):
-            self.problem(item.stem.loc, "note", f"the text has {m.group(0)}, which study reads as a template "
-                         "placeholder: lint will flag it; reword it if it is meant literally")
-            break
+        # GIFT text has no templates: any brace in it is literal, written {{ }} so study does not read a
+        # placeholder into it.
+        text = conv.data.get("stem", "")
+        if "{" in text or "}" in text:
+            conv.data["stem"] = text.replace("{", "{{").replace("}", "}}")
         return conv
 
     # fields ---------------------------------------------------------------------------------------------

@@ -226,13 +226,15 @@ def render_stem(question: Question, params: Mapping[str, Any]) -> str:
 
     def fill(match: Any) -> str:
         body = match.group(1)
+        if body is None:  # {{ or }}: a literal brace
+            return match.group(0)[0]
         if body.startswith("="):
             return str(evaluate(body[1:].strip(), params).display)
         if body in params:
             return _show_param(params[body])
         return match.group(0)
 
-    if "{" not in question.stem:
+    if "{" not in question.stem and "}}" not in question.stem:
         return question.stem
     return PLACEHOLDER_RE.sub(fill, question.stem)
 

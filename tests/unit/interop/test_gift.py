@@ -112,7 +112,8 @@ def test_escapes_of_every_control_character(constructs):
     _, by_id = constructs
     q = by_id["fx-escapes"]
     assert q["objective"] == "1.3"  # from the second $CATEGORY
-    assert q["stem"] == "Which line sets a: b = {1, 2} ~ c#d?\nPick one."
+    # GIFT braces are literal; our YAML writes a literal brace doubled.
+    assert q["stem"] == "Which line sets a: b = {{1, 2}} ~ c#d?\nPick one."
     assert q["choices"] == [
         {"text": "a\\b = c", "correct": True, "why": "Right: the backslash stays \\ and {} stay braces."},
         {"text": "a ~ b", "why": "Wrong: # is not the answer."},
@@ -269,10 +270,10 @@ def test_moodle_reading_rules():
     assert third["explanation"] == "g\n\nRight.\n\nAnything else."
 
 
-def test_placeholder_like_text_is_flagged():
+def test_braces_in_gift_text_stay_literal_and_are_not_read_as_placeholders():
     result = convert("Is \\{x\\} a set? {T####yes}", prefix="m", objectives=OBJECTIVES, default_objective="1.1")
-    assert result.questions[0].data["stem"] == "Is {x} a set?"
-    assert any("template" in p.message and p.kind == "note" for p in result.problems)
+    assert result.questions[0].data["stem"] == "Is {{x}} a set?"
+    assert not any("placeholder" in p.message for p in result.problems)
 
 
 def test_html_links_and_unknown_tags():

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from quiz_fixtures import multi, numeric, single, true_false
@@ -168,3 +170,14 @@ def test_a_broken_expression_is_an_instance_error():
                  verified=dt.date(2026, 11, 30))
     with pytest.raises(InstanceError, match="bad"):
         instantiate(q, seed=1)
+
+
+def test_doubled_braces_show_literal_braces_and_are_not_placeholders(tmp_path):
+    from study.bank.lint import lint
+
+    q = single("brace-01").model_copy(update={"stem": "Which variable does ${{CUDA_HOME}} name? {{x}} is a set."})
+    assert instantiate(q, seed=1).stem == "Which variable does ${CUDA_HOME} name? {x} is a set."
+    good = Path(__file__).parents[2] / "data" / "lint" / "dupe" / "duplicate_id_a.yaml"
+    text = good.read_text().replace("stem: Which fabric", "stem: In ${{CUDA_HOME}}, which fabric", 1)
+    (tmp_path / "b.yaml").write_text(text)
+    assert lint([tmp_path], with_calc=True).diagnostics == ()
