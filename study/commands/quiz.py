@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         from study.tui.app import run_app
 
         return run_app(db=args.db, start="exam" if args.mode == "exam" else "practice",
-                       watch=getattr(args, "watch", None))
+                       watch=getattr(args, "watch", None), questions=args.questions, content=args.content)
     import os
 
     from study.bank import load_bank

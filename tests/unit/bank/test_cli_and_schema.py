@@ -94,7 +94,8 @@ def test_a_bank_that_cannot_be_built_is_one_line_whatever_the_command(tmp_path, 
 
 
 @pytest.mark.parametrize("argv, watch", [([], None), (["--no-watch"], False), (["--no-watch", "tui"], False),
-                                         (["--no-watch", "quiz"], False)])
+                                         (["--no-watch", "quiz"], False),
+                                         (["quiz", "--questions", "q/", "--content", "c/"], None)])
 def test_no_watch_reaches_the_app(monkeypatch, argv, watch) -> None:
     import study.tui.app as app_module
 
@@ -104,6 +105,8 @@ def test_no_watch_reaches_the_app(monkeypatch, argv, watch) -> None:
     monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
     assert main(argv) == 0
     assert seen["watch"] is watch
+    if "--questions" in argv:  # the app opens on the instructor's own folders, as the plain quiz would
+        assert seen["questions"] == ["q/"] and seen["content"] == "c/"
 
 
 @pytest.mark.parametrize("fmt", ["json", "gift", "xapi"])
