@@ -335,7 +335,8 @@ class Store:
 
     def get_setting(self, key: str, default: Any = None) -> Any:
         """A setting's value (JSON types). Known keys: exam_date (ISO date), desired_retention, daily_goal,
-        theme. Falls back to ``default``, then to ``DEFAULT_SETTINGS``."""
+        theme, learner_id (the xAPI export's default actor). Falls back to ``default``, then to
+        ``DEFAULT_SETTINGS``."""
         rows = self._query("SELECT value FROM settings WHERE key = ?", (key,))
         if rows:
             return json.loads(rows[0][0])
