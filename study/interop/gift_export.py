@@ -8,8 +8,10 @@ Moodle keeps its id number and tags.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 from study.bank.schema import NumericAnswer, Question
@@ -103,7 +105,11 @@ def metadata_lines(q: Question) -> list[str]:
     for ref in q.references:
         lines.append(f"// study: reference={ref.url} {_comment_value(ref.title)}")
     if q.source is not None:
-        lines.append(f"// study: source={q.source.path}:{q.source.line}")
+        # Never the exporting machine's absolute path: the folder and file are what a reader can use.
+        path = q.source.path
+        if os.path.isabs(path):
+            path = "/".join(Path(path).parts[-2:])
+        lines.append(f"// study: source={path}:{q.source.line}")
     return lines
 
 

@@ -219,3 +219,17 @@ def test_any_input_gives_questions_or_located_problems_never_a_crash(source):
         if "choices" in data:
             data["choices"] = [{"why": "w", **c} for c in data["choices"]]
         Question.model_validate(data)
+
+
+def test_the_export_never_names_the_exporting_machines_folders(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the bank is outside the working directory, so its paths are absolute
+    from study.bank import clear_cache, load_bank
+
+    clear_cache()
+    try:
+        text, _ = bank_gift(load_bank())
+    finally:
+        clear_cache()  # the bank loaded here names its files from tmp_path; later tests must not get it
+    sources = [line for line in text.splitlines() if line.startswith("// study: source=")]
+    assert sources and not any("/work/" in s or s.split("=", 1)[1].startswith("/") for s in sources)
+    assert "// study: source=d2-infrastructure/power-cooling.yaml:2" in sources
