@@ -96,10 +96,15 @@ def _ids_in(text: str) -> list[str]:
     return [str(i["id"]) for i in items or () if isinstance(i, dict) and i.get("id") is not None]
 
 
-def fresh_id(bank_ids: Iterable[str], file_ids: list[str], fallback_prefix: str) -> str:
-    """The next id in the file's own series (``prefix-NN``), unused anywhere in the bank or the file."""
+def fresh_id(bank_ids: Iterable[str], file_ids: list[str], fallback_prefix: str, domain: str | None = None) -> str:
+    """The next id in the file's own series (``prefix-NN``), unused anywhere in the bank or the file.
+
+    A series named for another domain (``d1-...`` when the question is in domain 2) is not continued: the id
+    would then claim the wrong domain."""
     taken = set(bank_ids) | set(file_ids)
-    prefixes = Counter(m.group("prefix") for i in file_ids if (m := _NUMBERED.match(i)))
+    prefixes = Counter(m.group("prefix") for i in file_ids if (m := _NUMBERED.match(i))
+                       and not (domain and re.match(r"^d\d+-", m.group("prefix"))
+                                and not m.group("prefix").startswith(f"d{domain}-")))
     prefix = prefixes.most_common(1)[0][0] if prefixes else fallback_prefix
     numbers = [m for i in taken if (m := _NUMBERED.match(i)) and m.group("prefix") == prefix]
     width = max([2, *(len(m.group("n")) for m in numbers)])
@@ -218,7 +223,7 @@ def plan(
     stem = slugify(target.stem) or "question"
     domain = objective.split(".")[0]
     fallback = stem if re.match(rf"^d{domain}-", stem) else f"d{domain}-{stem}"
-    qid = fresh_id((q.id for q in bank.questions), file_ids, fallback)
+    qid = fresh_id((q.id for q in bank.questions), file_ids, fallback, domain)
     return SkeletonSpec(
         qtype=qtype,
         qid=qid,

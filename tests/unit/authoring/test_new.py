@@ -139,6 +139,9 @@ def test_a_fresh_id_is_unused_in_the_bank() -> None:
     assert fresh_id(["x-03"], ["x-01", "x-02"], "y") == "x-04"
     assert fresh_id([], [], "d2-new") == "d2-new-01"
     assert fresh_id(["d2-new-001"], [], "d2-new") == "d2-new-002"
+    # A domain-2 question added to a file of domain-1 ids does not take the d1- series.
+    assert fresh_id([], ["d1-new-01"], "d2-new", domain="2") == "d2-new-01"
+    assert fresh_id([], ["d2-new-01", "calc-x-01"], "d2-new", domain="2") == "d2-new-02"
 
 
 def test_default_target_is_the_domain_folder(tmp_path: Path, content_dir: Path, tf_question) -> None:
