@@ -72,10 +72,11 @@ class StudyApp(App[int]):
     bank_version: reactive[int] = reactive(0)
 
     def __init__(self, services: Services, *, bench_file: str | None = None, start: str | None = None,
-                 poll_seconds: float | None = POLL_SECONDS) -> None:
+                 poll_seconds: float | None = POLL_SECONDS, practice_preset: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.services = services
         self._start = start if start in SCREENS else None
+        self._practice_preset = practice_preset
         self._bench_file = bench_file
         self._bench_done = False
         self._poll_seconds = poll_seconds
@@ -113,7 +114,10 @@ class StudyApp(App[int]):
         if self.services.watcher is not None and self._poll_seconds and self._watch_timer is None:
             self._watch_timer = self.set_interval(self._poll_seconds, self.poll_bank, name="bank-watch")
         if self._start and self._start != "home":
-            self.action_open(self._start)
+            if self._start == "practice" and self._practice_preset:
+                self.action_open("practice", preset=self._practice_preset)
+            else:
+                self.action_open(self._start)
             self._start = None
 
     def home_shown(self) -> None:
@@ -277,6 +281,7 @@ def make_app(
     bench_file: str | None = None,
     watch: bool | None = None,
     poll_seconds: float | None = POLL_SECONDS,
+    practice_preset: dict[str, Any] | None = None,
 ) -> StudyApp:
     """Build the app with injected services; anything left as None is loaded for real (the built-in bank,
     or ``questions``/``content`` folders when given). ``start`` names a screen of ``SCREENS`` to open once
@@ -284,12 +289,18 @@ def make_app(
 
     ``watch`` turns live reload of a bank loaded from files on or off (None: on for a source checkout or
     given folders, see ``study.bank.watch.enabled_by_default``); ``poll_seconds=None`` watches without a
-    timer, for tests that call ``poll_bank`` themselves."""
+    timer, for tests that call ``poll_bank`` themselves.
+
+    ``practice_preset`` fills the Practice form opened by ``start="practice"``: keys ``domain``,
+    ``objective``, ``topic``, ``difficulty`` (1, "2,3" or a sequence), ``pick`` and ``count``, as
+    ``study quiz`` takes them; absent or None keys keep the form's defaults, unusable values are named in a
+    toast."""
     services = Services(bank=bank, store=store, db=db, seed=seed, questions=questions, content=content,
                         watch=watch)
     if clock is not None:
         services.clock = clock
-    return StudyApp(services, bench_file=bench_file, start=start, poll_seconds=poll_seconds)
+    return StudyApp(services, bench_file=bench_file, start=start, poll_seconds=poll_seconds,
+                    practice_preset=practice_preset)
 
 
 def run_app(
@@ -298,11 +309,12 @@ def run_app(
     watch: bool | None = None,
     questions: list[str] | None = None,
     content: str | None = None,
+    practice_preset: dict[str, Any] | None = None,
 ) -> int:
     # STUDY_TUI_BENCH names a file where bench/startup.py reads paint times; the app then exits by itself.
     bench_file = os.environ.get("STUDY_TUI_BENCH") or None
     app = make_app(db=db, start=start, bench_file=bench_file, watch=watch, questions=questions or None,
-                   content=content)
+                   content=content, practice_preset=practice_preset)
     result = app.run()
     if app.return_code not in (None, 0):
         return int(app.return_code)

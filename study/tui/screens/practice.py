@@ -22,6 +22,60 @@ PICKS = [
     ("missed before", "missed"),
     ("never seen", "unseen"),
 ]
+COUNTS = (5, 10, 20, 50)
+DIFFICULTIES = [("1 recall", 1), ("2 apply", 2), ("3 analyse", 3)]
+PRESET_KEYS = ("domain", "objective", "topic", "difficulty", "pick", "count")
+
+
+def normalise_preset(preset: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
+    """The form values a preset asks for (``study quiz`` filters, as given on the command line or parsed),
+    and one message per value that cannot be used. Unknown keys and None values are ignored; the form keeps
+    its default wherever nothing usable was given."""
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for key in PRESET_KEYS:
+        raw = (preset or {}).get(key)
+        if raw is None or raw == "" or (key == "pick" and raw == "any"):
+            continue
+        if key == "difficulty":
+            levels = _levels(raw)
+            if levels is None:
+                problems.append(f"difficulty {raw!r} is not 1, 2, 3 or a list like 2,3")
+            else:
+                values[key] = levels[0] if len(levels) == 1 else levels
+        elif key == "count":
+            try:
+                n = int(raw)
+            except (TypeError, ValueError):
+                n = 0
+            if n < 1:
+                problems.append(f"count {raw!r} is not a whole number of at least 1")
+            else:
+                values[key] = n
+        elif key == "pick" and raw not in {v for _l, v in PICKS}:
+            problems.append(f"pick {raw!r} is not one of {', '.join(v for _l, v in PICKS)}")
+        else:
+            values[key] = str(raw)
+    return values, problems
+
+
+def _levels(raw: Any) -> tuple[int, ...] | None:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        items: list[Any] = [raw]
+    elif isinstance(raw, str):
+        items = [x for x in raw.replace(" ", "").split(",") if x]
+    else:
+        try:
+            items = list(raw)
+        except TypeError:
+            return None
+    try:
+        levels = tuple(sorted({int(x) for x in items}))
+    except (TypeError, ValueError):
+        return None
+    if not levels or any(v not in (1, 2, 3) for v in levels):
+        return None
+    return levels
 
 
 def start_practice(app: App, *, count: int = 10, replace: bool = False, **filters: Any) -> bool:
@@ -78,19 +132,36 @@ class PracticeSetupScreen(Screen):
         Binding("s", "start", "Start", priority=True),
     ]
 
+    def __init__(self, preset: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        # Filters to show once the bank is loaded (``study quiz --objective 2.9`` opening on this form).
+        self._preset = preset
+        # What each list offers now, so a preset value can be checked before it is picked.
+        self._offered: dict[str, set[Any]] = {}
+
     def compose(self) -> ComposeResult:
+        values, _problems = normalise_preset(self._preset)
+        difficulties = list(DIFFICULTIES)
+        if isinstance(values.get("difficulty"), tuple):
+            levels = values["difficulty"]
+            difficulties.append((" or ".join(str(v) for v in levels), levels))
+        counts = sorted(set(COUNTS) | ({values["count"]} if "count" in values else set()))
         yield Header()
         with Grid(id="practice-form", classes="panel form"):
             yield Label("Domain")
             yield Select([], id="pf-domain", prompt="any domain", compact=True)
             yield Label("Objective")
             yield Select([], id="pf-objective", prompt="any objective", compact=True)
+            yield Label("Topic")
+            yield Select([], id="pf-topic", prompt="any topic", compact=True)
             yield Label("Difficulty")
-            yield Select([("1 recall", 1), ("2 apply", 2), ("3 analyse", 3)], id="pf-difficulty", prompt="any", compact=True)
+            yield Select(difficulties, id="pf-difficulty", prompt="any", compact=True,
+                         value=values.get("difficulty", Select.NULL))
             yield Label("Which questions")
-            yield Select(PICKS, id="pf-pick", allow_blank=False, value="any", compact=True)
+            yield Select(PICKS, id="pf-pick", allow_blank=False, value=values.get("pick", "any"), compact=True)
             yield Label("How many")
-            yield Select([(str(n), n) for n in (5, 10, 20, 50)], id="pf-count", allow_blank=False, value=10, compact=True)
+            yield Select([(str(n), n) for n in counts], id="pf-count", allow_blank=False,
+                         value=values.get("count", 10), compact=True)
         yield Button("Start (s)", id="pf-start", variant="primary", compact=True)
         yield StudyFooter()
 
@@ -102,8 +173,37 @@ class PracticeSetupScreen(Screen):
         bank = self.app.services.bank
         if not ready or bank is None:
             return
-        self.query_one("#pf-domain", Select).set_options([(f"{d.id} {d.name}", d.id) for d in bank.blueprint.domains])
+        domains = [(f"{d.id} {d.name}", d.id) for d in bank.blueprint.domains]
+        self._offered["domain"] = {v for _l, v in domains}
+        self.query_one("#pf-domain", Select).set_options(domains)
         self._objectives(None)
+        self._topics()
+        if self._preset is not None:
+            self._apply_preset()
+
+    def _apply_preset(self) -> None:
+        values, problems = normalise_preset(self._preset)
+        self._preset = None
+        # Narrow each list before picking in it, as a learner would: domain, then objective, then topic.
+        for key in ("domain", "objective", "topic"):
+            if key not in values:
+                continue
+            if values[key] in self._offered.get(key, ()):
+                self.query_one(f"#pf-{key}", Select).value = values[key]
+                if key == "domain":
+                    self._objectives(values[key])
+                self._topics()
+            else:
+                where = "blueprint" if key != "topic" else "content"
+                problems.append(f"{key} {values[key]} is not in the {where}"
+                                + (" under the other filters" if key != "domain" else ""))
+        if problems:
+            self.notify("; ".join(problems) + ". The form shows the other filters.", title="practice filters",
+                        severity="warning", timeout=8)
+
+    def _selected(self, sel: str) -> Any:
+        select = self.query_one(sel, Select)
+        return None if select.is_blank() else select.value
 
     def _objectives(self, domain: str | None) -> None:
         bank = self.app.services.bank
@@ -113,24 +213,41 @@ class PracticeSetupScreen(Screen):
             if domain in (None, d.id)
             for o in d.objectives
         ]
-        self.query_one("#pf-objective", Select).set_options(opts)
+        self._offered["objective"] = {v for _l, v in opts}
+        _keep_value(self.query_one("#pf-objective", Select), opts)
+
+    def _topics(self) -> None:
+        """Topics under the chosen objective, or domain, or all of them."""
+        bank = self.app.services.bank
+        domain, objective = self._selected("#pf-domain"), self._selected("#pf-objective")
+        opts = [
+            (f"{t.id} {t.meta.title[:40]}", t.id)
+            for t in bank.topics
+            if (objective is None or objective in t.meta.objectives)
+            and (domain is None or any(o.split(".")[0] == domain for o in t.meta.objectives))
+        ]
+        self._offered["topic"] = {v for _l, v in opts}
+        _keep_value(self.query_one("#pf-topic", Select), opts)
 
     @on(Select.Changed, "#pf-domain")
     def _domain(self, event: Select.Changed) -> None:
         self._objectives(event.value if isinstance(event.value, str) else None)
+        self._topics()
+
+    @on(Select.Changed, "#pf-objective")
+    def _objective(self, _event: Select.Changed) -> None:
+        self._topics()
 
     @on(Button.Pressed, "#pf-start")
     def _pressed(self) -> None:
         self.action_start()
 
     def filters(self) -> dict[str, Any]:
-        def val(sel: str) -> Any:
-            select = self.query_one(sel, Select)
-            return None if select.is_blank() else select.value
-
+        val = self._selected
         return {
             "domain": val("#pf-domain"),
             "objective": val("#pf-objective"),
+            "topic": val("#pf-topic"),
             "difficulty": val("#pf-difficulty"),
             "pick": val("#pf-pick") or "any",
             "count": val("#pf-count") or 10,
@@ -139,6 +256,15 @@ class PracticeSetupScreen(Screen):
     def action_start(self) -> None:
         # Replace the form, so leaving the practice set lands on home rather than back on the form.
         start_practice(self.app, replace=True, **self.filters())
+
+
+def _keep_value(select: Select, options: list[tuple[str, Any]]) -> None:
+    """Replace a Select's options, keeping its choice when it is still offered (narrowing the domain keeps an
+    objective inside it; set_options alone would clear it)."""
+    current = None if select.is_blank() else select.value
+    select.set_options(options)
+    if current is not None and current in {v for _l, v in options}:
+        select.value = current
 
 
 class PracticeScreen(QuizScreen):
