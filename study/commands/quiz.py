@@ -80,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
         from study.tui.app import run_app
 
         return run_app(db=args.db, start="exam" if args.mode == "exam" else "practice",
-                       watch=getattr(args, "watch", None), questions=args.questions, content=args.content)
+                       watch=getattr(args, "watch", None), questions=args.questions, content=args.content,
+                       practice_preset={"domain": args.domain, "objective": args.objective, "topic": args.topic,
+                                        "difficulty": _difficulty(args.difficulty), "pick": args.pick,
+                                        "count": args.count})
     import os
 
     from study.bank import load_bank

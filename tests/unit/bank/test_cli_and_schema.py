@@ -95,7 +95,8 @@ def test_a_bank_that_cannot_be_built_is_one_line_whatever_the_command(tmp_path, 
 
 @pytest.mark.parametrize("argv, watch", [([], None), (["--no-watch"], False), (["--no-watch", "tui"], False),
                                          (["--no-watch", "quiz"], False),
-                                         (["quiz", "--questions", "q/", "--content", "c/"], None)])
+                                         (["quiz", "--questions", "q/", "--content", "c/"], None),
+                                         (["quiz", "--objective", "2.9", "--count", "3"], None)])
 def test_no_watch_reaches_the_app(monkeypatch, argv, watch) -> None:
     import study.tui.app as app_module
 
@@ -107,6 +108,8 @@ def test_no_watch_reaches_the_app(monkeypatch, argv, watch) -> None:
     assert seen["watch"] is watch
     if "--questions" in argv:  # the app opens on the instructor's own folders, as the plain quiz would
         assert seen["questions"] == ["q/"] and seen["content"] == "c/"
+    if "--objective" in argv:  # and on a practice form preset with the filters given
+        assert seen["practice_preset"]["objective"] == "2.9" and seen["practice_preset"]["count"] == 3
 
 
 @pytest.mark.parametrize("fmt", ["json", "gift", "xapi"])
