@@ -163,8 +163,6 @@ def _append_point(path: Path, text: str) -> tuple[int, str]:
 
 def place(path: Path, spec: SkeletonSpec) -> Placement:
     """The skeleton for ``spec`` as an addition to ``path`` (new or existing), checked to parse as intended."""
-    from study.bank.yamlsafe import parse_yaml
-
     if path.exists():
         if path.is_dir():
             raise AuthoringError(f"{path}: is a folder; give a question file")

@@ -1,0 +1,26 @@
+"""One module per subcommand, each exposing ``register(subparsers)``; shared options live here."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_bank_options(p: argparse.ArgumentParser, purpose: str = "") -> None:
+    """``--questions`` and ``--content``: an instructor's own bank instead of the built-in one.
+
+    ``purpose`` ends the --questions help (", for locations and guess scores") or prefixes both ("gift/anki:
+    " style scopes end with a colon and a space)."""
+    scope = purpose if purpose.endswith(": ") else ""
+    tail = "" if scope else purpose
+    p.add_argument("--questions", action="append", metavar="PATH",
+                   help=f"{scope}question files or folders instead of the built-in bank (repeatable){tail}")
+    p.add_argument("--content", metavar="PATH",
+                   help=f"{scope}a content folder (blueprint.yaml, topics/) instead of the built-in one")
+
+
+def bank_for(args: argparse.Namespace) -> Any:
+    """The bank ``add_bank_options`` chose (the built-in one when neither option was given)."""
+    from study.bank import load_bank
+
+    return load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))

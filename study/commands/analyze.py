@@ -3,6 +3,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from study.commands import add_bank_options, bank_for
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -28,11 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="questions with fewer first answers are reported as too few to judge (default 10)")
     p.add_argument("--flagged", action="store_true", help="list only the questions flagged")
     p.add_argument("--json", action="store_true", help="print every figure as JSON")
-    p.add_argument("--questions", action="append", metavar="PATH",
-                   help="question files or folders instead of the built-in bank (repeatable), for locations "
-                   "and guess scores")
-    p.add_argument("--content", metavar="PATH",
-                   help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    add_bank_options(p, ", for locations and guess scores")
     p.set_defaults(func=run)
 
 
@@ -45,7 +43,6 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from study.analysis.report import MIN_RESPONSES, analyse, render
     from study.analysis.results import ResultsError, load_results
-    from study.bank import load_bank
     from study.cli import UsageError
 
     min_responses = MIN_RESPONSES if args.min_responses is None else args.min_responses
@@ -63,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in responses.warnings:
         print(f"study: warning: {warning}", file=sys.stderr)
     try:
-        bank = load_bank(questions=args.questions, content=args.content)
+        bank = bank_for(args)
     except OSError as exc:
         print(f"study: error: cannot load the question bank: {exc.filename or ''}: {exc.strerror or exc}",
               file=sys.stderr)

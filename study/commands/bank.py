@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import argparse
 
+from study.commands import add_bank_options, bank_for
+
 STATS_DESCRIPTION = (
     "Counts of the question bank by domain, objective, type, difficulty and templated or not, held against "
     "the blueprint weights and the content targets (at least 300 questions; each domain within 5 points of "
@@ -24,9 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     stats.add_argument("--json", action="store_true", help="print JSON (domains, objectives, targets, gaps)")
     stats.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
-    stats.add_argument("--questions", action="append", metavar="PATH",
-                       help="question files or folders instead of the built-in bank (repeatable)")
-    stats.add_argument("--content", metavar="PATH", help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    add_bank_options(stats)
     stats.set_defaults(func=run_stats)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
@@ -35,14 +35,13 @@ def run_stats(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from study.bank import load_bank
     from study.bank.stats import bank_stats, gap_counts
     from study.cli import UsageError
 
     for given in [*(args.questions or ()), *([args.content] if args.content else [])]:
         if not Path(given).exists():
             raise UsageError(f"no such file or folder: {given}")
-    bank = load_bank(questions=args.questions, content=args.content)
+    bank = bank_for(args)
     stats = bank_stats(bank)
     errors, warnings = gap_counts(stats["gaps"])
     status = 1 if errors or (args.strict and warnings) else 0

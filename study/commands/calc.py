@@ -184,10 +184,8 @@ def _value_text(result: Any) -> str:
 
 def _catalog_table(name: str, as_json: bool) -> int:
     from study.calc import catalog
-    from study.calc.units import format_quantity, parse_unit
 
     cat = catalog()
-    B, BW, W = parse_unit("B").dim, parse_unit("B/s").dim, parse_unit("W").dim
     if as_json:
         import dataclasses
         import json

@@ -3,6 +3,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from study.commands import add_bank_options
+
 # Formats other than the progress backup live in ``study.interop.<format>``, each with ``export_command``.
 INTEROP_FORMATS = {
     "gift": "questions for Moodle (GIFT text)",
@@ -28,10 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--xapi-base", metavar="IRI",
                    help="xapi: the IRI under which questions and exams are named, e.g. "
                    "https://lms.example.edu/xapi/nca-aiio (default: $STUDY_XAPI_BASE, else a reserved .invalid one)")
-    p.add_argument("--questions", action="append", metavar="PATH",
-                   help="gift/anki/xapi: a question file or folder instead of the built-in bank (repeatable)")
-    p.add_argument("--content", metavar="PATH",
-                   help="gift/anki/xapi: a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    add_bank_options(p, "gift/anki/xapi: ")
     p.add_argument("--force", action="store_true",
                    help="replace FILE even if it is not an earlier export (a question file, a store)")
     p.add_argument("file", nargs="?", metavar="FILE", help="where to write (default: standard output; "

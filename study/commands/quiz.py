@@ -4,6 +4,7 @@ import argparse
 import sys
 
 from study.cli import EXIT_USAGE, UsageError
+from study.commands import add_bank_options, bank_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,9 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout (prompts go to stderr)")
     p.add_argument("--no-store", action="store_true", help="keep no history: do not read or record progress")
     p.add_argument("--resume", action="store_true", help="resume the unfinished exam or timed quiz in the store")
-    p.add_argument("--questions", action="append", metavar="PATH",
-                   help="question files or folders instead of the built-in bank (repeatable)")
-    p.add_argument("--content", metavar="PATH", help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    add_bank_options(p)
     p.set_defaults(func=run)
 
 
@@ -86,7 +85,6 @@ def run(args: argparse.Namespace) -> int:
                                         "count": args.count})
     import os
 
-    from study.bank import load_bank
     from study.quiz import SelectionError
     from study.quiz.clock import system_clock
     from study.quiz.plain import run_plain
@@ -96,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.minutes is not None and args.minutes <= 0:
         raise UsageError("--minutes must be positive")
     difficulty = _difficulty(args.difficulty)
-    bank = load_bank(questions=args.questions, content=args.content)
+    bank = bank_for(args)
     errors = [d for d in bank.diagnostics if d.severity == "error"]
     if errors:
         from study.text import count

@@ -2,15 +2,14 @@ from __future__ import annotations
 
 import argparse
 
+from study.commands import add_bank_options
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tui", help="open the Textual app (the default when no command is given)",
                        description="Open the full-screen app. With --questions or --content it serves that bank "
                                    "instead of the built-in one, and reloads it when its files are saved.")
-    p.add_argument("--questions", action="append", metavar="PATH",
-                   help="a question file or folder instead of the built-in bank (repeatable)")
-    p.add_argument("--content", metavar="PATH",
-                   help="a content folder (blueprint.yaml, topics/) instead of the built-in one")
+    add_bank_options(p)
     p.set_defaults(func=run)
 
 

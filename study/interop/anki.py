@@ -477,10 +477,10 @@ def export_command(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
-    from study.bank import load_bank
+    from study.commands import bank_for
     from study.interop.output import write_atomic
 
-    bank = load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
+    bank = bank_for(args)
     from study.interop.output import report_bank_problems
 
     broken = report_bank_problems(bank)

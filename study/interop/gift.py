@@ -32,14 +32,12 @@ def _err(message: str) -> None:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from study.bank.bank import load_bank
+    from study.commands import bank_for
+    from study.interop.output import emit, report_bank_problems
 
-    from study.interop.output import report_bank_problems
-
-    bank = load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
+    bank = bank_for(args)
     broken = report_bank_problems(bank)
     text, report = bank_gift(bank)
-    from study.interop.output import emit
 
     where = emit(getattr(args, "file", None), text)
     if where is None:

@@ -609,14 +609,9 @@ def to_jsonl(statements: Iterable[Mapping[str, Any]]) -> str:
 # --- the command -----------------------------------------------------------------------------------------
 
 
-def _load_bank(args: argparse.Namespace) -> Any:
-    from study.bank import load_bank
-
-    return load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
-
-
 def export_command(args: argparse.Namespace) -> int:
     """``study export --format xapi [FILE] [--actor ACTOR]``: exit 0, 1 (store or file problem), 2 (bad actor)."""
+    from study.commands import bank_for
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
 
@@ -639,7 +634,7 @@ def export_command(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
-    statements, summary = build_statements(data, _load_bank(args), actor, base)
+    statements, summary = build_statements(data, bank_for(args), actor, base)
     if summary.missing:
         shown = ", ".join(sorted(summary.missing)[:5]) + (", ..." if len(summary.missing) > 5 else "")
         print(f"study: {count(summary.missing_answers, 'answer')} to {count(len(summary.missing), 'question')} "
