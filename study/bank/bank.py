@@ -247,6 +247,15 @@ def builtin_topic_files() -> list[Path]:
 _CACHE: dict[tuple, Bank] = {}
 
 
+def bank_sources(
+    questions: Iterable[Path | str] | None = None, content: Path | str | None = None
+) -> tuple[list[Path], Path]:
+    """The question files or folders and the content folder ``load_bank(questions, content)`` reads: the
+    built-in ones unless given. The disk cache and live reload ask here so all three agree."""
+    q_roots = [Path(p) for p in questions] if questions is not None else [paths.questions_dir()]
+    return q_roots, Path(content) if content is not None else paths.content_dir()
+
+
 def load_bank(
     questions: Iterable[Path | str] | None = None,
     content: Path | str | None = None,
@@ -258,8 +267,7 @@ def load_bank(
     (with ``blueprint.yaml`` and ``topics/``) instead of the built-in one; ``extra``: more question files or
     folders loaded *together with* the others, so cross-file checks see them.
     """
-    content_root = Path(content) if content is not None else paths.content_dir()
-    q_roots = [Path(p) for p in questions] if questions is not None else [paths.questions_dir()]
+    q_roots, content_root = bank_sources(questions, content)
     extra_roots = [Path(p) for p in extra]
     key = (str(content_root), tuple(map(str, q_roots)), tuple(map(str, extra_roots)))
     if key in _CACHE:

@@ -49,10 +49,10 @@ def cache_dir() -> Path:
 def load_bank_cached(questions: list[str] | None = None, content: str | None = None,
                      directory: Path | None = None) -> Any:
     """``study.bank.load_bank(questions, content)``, through the disk cache."""
-    from study import paths
+    from study.bank.bank import bank_sources
 
-    roots = [Path(content) if content else paths.content_dir()]
-    roots += [Path(q) for q in questions] if questions else [paths.questions_dir()]
+    q_roots, content_root = bank_sources(questions, content)
+    roots = [content_root, *q_roots]
     directory = directory or cache_dir()
     try:
         key = _fingerprint(roots)

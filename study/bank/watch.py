@@ -56,10 +56,10 @@ def bank_roots(
 ) -> list[Root]:
     """What ``load_bank(questions, content)`` reads. ``specs`` adds the calculator catalog, which is always the
     built-in one; by default it is watched only with the built-in content."""
+    from study.bank.bank import bank_sources
     from study.bank.load import QUESTION_SUFFIXES
 
-    content_root = Path(content) if content is not None else paths.content_dir()
-    q_roots = [Path(p) for p in questions] if questions is not None else [paths.questions_dir()]
+    q_roots, content_root = bank_sources(questions, content)
     roots = [Root(p, QUESTION, QUESTION_SUFFIXES) for p in q_roots]
     roots.append(Root(content_root / "topics", TOPIC, (".md",)))
     roots.append(Root(content_root / "blueprint.yaml", BLUEPRINT, (".yaml",)))
