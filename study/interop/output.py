@@ -42,8 +42,10 @@ def emit(target: str | None, text: str) -> str | None:
     return target if write_atomic(target, text) else None
 
 
-# Files an export must never replace by accident: question and card sources, stores, code.
+# Files an export must never replace by accident: question and card sources, stores, code, decks...
 _PROTECTED = {".yaml", ".yml", ".md", ".db", ".sqlite", ".py", ".apkg"}
+# ...unless the name is one the format itself writes, which is an earlier export being refreshed.
+_OWN_SUFFIXES = {"anki": {".apkg"}}
 
 
 def refusal(target: str | None, *, force: bool, fmt: str) -> str | None:
@@ -57,7 +59,7 @@ def refusal(target: str | None, *, force: bool, fmt: str) -> str | None:
         return None
     if path.is_dir():
         return f"{target} is a folder; give a file name"
-    if path.suffix.lower() in _PROTECTED and not (fmt == "anki" and path.suffix.lower() == ".apkg"):
+    if path.suffix.lower() in _PROTECTED - _OWN_SUFFIXES.get(fmt, set()):
         return (f"{target} already exists and is not a {fmt} export; pick another name, or add --force to "
                 "replace it")
     return None
