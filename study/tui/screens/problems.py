@@ -139,7 +139,7 @@ class ProblemsScreen(Screen):
             "No problems: every file loaded cleanly."
             if not self.problems
             else f"{count(n_err, 'error')}, {count(n_warn, 'warning')}. Items with errors are left out of "
-            "quizzes; Enter shows the source line; `study lint` prints the same list."
+            "quizzes; Enter shows the source line; [b]study lint[/b] prints the same list."
         )
         self.query_one("#problems-summary", Static).update(summary)
         if self.problems:
