@@ -299,5 +299,9 @@ def load_bank(
     return bank
 
 
-def clear_cache() -> None:
+def clear_cache(*, keep_parses: bool = False) -> None:
+    """Forget loaded banks. ``keep_parses`` keeps each file's parse (keyed by its bytes, so never stale):
+    live reload wants that; a benchmark of a cold load, or a test of loading, does not."""
     _CACHE.clear()
+    if not keep_parses:
+        _FILE_PARSES.clear()

@@ -159,7 +159,8 @@ def reload_bank(questions: list[str] | None = None, content: str | None = None, 
     from study.bank.bank import clear_cache
     from study.bank.cache import load_bank_cached
 
-    clear_cache()  # the per-process cache would hand back the bank from before the edit
+    # The per-process cache would hand back the bank from before the edit; unchanged files keep their parse.
+    clear_cache(keep_parses=True)
     return load_bank_cached(questions=questions, content=content, directory=cache_directory)
 
 

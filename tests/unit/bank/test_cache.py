@@ -106,8 +106,23 @@ def test_reloading_after_one_edit_parses_only_that_file(tmp_path, monkeypatch):
     edited = text.replace(q.stem[:5], q.stem[:5][::-1], 1)
     assert edited != text and len(edited) == len(text)
     target.write_text(edited)
-    clear_cache()
+    clear_cache(keep_parses=True)  # as live reload does
     second = load_bank(questions=[questions], content=content)
     assert calls == [target.name]
     assert second.question(q.id).stem != q.stem
     assert len(second.questions) == len(first.questions)
+
+
+def test_a_full_clear_parses_every_file_again(tmp_path, monkeypatch):
+    # A cold load (what a fresh `study lint` pays, and what bench/lint.py must measure) keeps no parse.
+    import study.bank.bank as bank_mod
+    from study.bank import clear_cache, load_bank
+
+    content, questions = _copy(tmp_path)
+    load_bank(questions=[questions], content=content)
+    calls: list[str] = []
+    real = bank_mod.load_question_file
+    monkeypatch.setattr(bank_mod, "load_question_file", lambda p, shown=None: calls.append(p) or real(p, shown))
+    clear_cache()
+    load_bank(questions=[questions], content=content)
+    assert len(calls) == len(list(questions.rglob("*.yaml"))) >= 1
