@@ -135,7 +135,36 @@ _V5: list[str | Callable[[sqlite3.Connection], None]] = [
     "ALTER TABLE attempts ADD COLUMN picked_json TEXT",
 ]
 
-MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5]
+# Three records that must not change after the fact:
+# - ``shown_json``: the question exactly as the learner saw it when answering (stem, choices with a stable
+#   identity, the order shown), so an exported xAPI statement stays byte-identical after the bank is edited;
+# - ``reports``: a learner's report of a problem with a question (wrong key, unclear, outdated, free text),
+#   kept for the learner and carried to instructors in exports;
+# - ``lrs_acks``: which statements a learning record store has acknowledged, so an interrupted sync resumes
+#   without sending anything twice.
+_V6: list[str | Callable[[sqlite3.Connection], None]] = [
+    "ALTER TABLE attempts ADD COLUMN shown_json TEXT",
+    """CREATE TABLE reports (
+        id           INTEGER PRIMARY KEY,
+        uid          TEXT NOT NULL UNIQUE,
+        item_id      TEXT NOT NULL,
+        content_hash TEXT NOT NULL DEFAULT '',
+        kind         TEXT NOT NULL CHECK (kind IN ('wrong-key', 'unclear', 'outdated', 'other')),
+        text         TEXT NOT NULL DEFAULT '',
+        context      TEXT NOT NULL DEFAULT '',
+        session_id   TEXT,
+        at           TEXT NOT NULL
+    )""",
+    "CREATE INDEX reports_item ON reports(item_id, at)",
+    """CREATE TABLE lrs_acks (
+        endpoint     TEXT NOT NULL,
+        statement_id TEXT NOT NULL,
+        at           TEXT NOT NULL,
+        PRIMARY KEY (endpoint, statement_id)
+    )""",
+]
+
+MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5, _V6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
