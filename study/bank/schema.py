@@ -203,6 +203,8 @@ class Card(_Model):
     title: str
     body: str
     objectives: tuple[str, ...]
+    # The recall question shown on the front of the card in review; the card itself is the answer.
+    prompt: str | None = None
     source: SourceRef | None = Field(default=None, exclude=True)
 
 
