@@ -4,13 +4,16 @@ What keeps a re-import an *update* rather than a pile of duplicates (Anki's impo
 ``import_export/package/apkg/import``):
 
 - a note is matched by its GUID, which we derive from the item's stable id, never from its text;
-- an existing note is only overwritten when the incoming note is *newer* (its ``mod`` time), so the
-  package is stamped with the export time (or ``SOURCE_DATE_EPOCH`` for a reproducible build);
+- an existing note is only overwritten when the incoming note is *newer* (its ``mod`` time), so a changed
+  note is stamped with the export time (or ``SOURCE_DATE_EPOCH`` for a reproducible build), while a note
+  whose fields, tags and type are the same as in the earlier export being replaced keeps that export's
+  time: Anki then counts it as unchanged instead of reporting every note "updated";
 - a note type is matched by id and then by a hash of its field names and template names: renaming a
   field or a template makes Anki treat the type as a different one and ignore every existing note as
   conflicting. ``CARD_FIELDS``, ``QUESTION_FIELDS`` and the template names are therefore frozen; the
   templates' HTML and the CSS may change freely.
-- decks are matched by name, so their ids only need to be stable and in genanki's range.
+- decks are matched by name, so their ids only need to be stable and in genanki's range. Anki sorts deck
+  names as text, so objective numbers are zero-padded within a domain that reaches 10 ("2.01" ... "2.10").
 
 Everything a field holds is HTML: Markdown is rendered with raw HTML disabled, and plain strings are
 escaped, so a stem that mentions ``<b>`` or ``&`` shows those characters instead of being parsed.
@@ -131,6 +134,7 @@ class ExportResult:
     questions: int
     decks: int
     skipped: tuple[str, ...] = ()
+    changed: int = 0  # notes new or different from the earlier export replaced (all, without one)
 
 
 # ---------------------------------------------------------------------------------------------------- ids
@@ -147,6 +151,12 @@ def deck_id(name: str) -> int:
     """A deck id in genanki's range derived from the deck's full name (Anki matches decks by name anyway)."""
     digest = hashlib.sha256(f"{GUID_NAMESPACE}-deck:{name}".encode()).digest()
     return ID_LOW + int.from_bytes(digest[:8], "big") % (ID_HIGH - ID_LOW)
+
+
+def objective_label(objective_id: str, width: int) -> str:
+    """``2.1`` as ``2.01`` when its domain has two-digit objectives, so Anki's text sort follows the blueprint."""
+    major, _, minor = objective_id.partition(".")
+    return f"{major}.{minor.zfill(width)}" if minor.isdigit() else objective_id
 
 
 def _tag(*parts: str) -> str:
@@ -387,8 +397,10 @@ def build_package(bank: "Bank") -> tuple["genanki.Package", int, int, tuple[str,
     for dom in bp.domains:
         dom_name = f"{root}::{dom.id} {dom.name}"
         deck(dom_name, f"<p>{esc(dom.name)}: {dom.weight}% of the exam.</p>")
+        width = max(len(o.id.partition(".")[2]) for o in dom.objectives)
         for obj in dom.objectives:
-            objective_deck[obj.id] = deck(f"{dom_name}::{obj.id} {obj.title}", f"<p>{esc(obj.id)} {esc(obj.title)}</p>")
+            label = objective_label(obj.id, width)
+            objective_deck[obj.id] = deck(f"{dom_name}::{label} {obj.title}", f"<p>{esc(obj.id)} {esc(obj.title)}</p>")
 
     due = itertools.count()
     n_cards = n_questions = 0
@@ -418,14 +430,59 @@ def build_package(bank: "Bank") -> tuple["genanki.Package", int, int, tuple[str,
     return package, n_cards, n_questions, tuple(skipped)
 
 
-def package_bytes(package: "genanki.Package", timestamp: float) -> bytes:
-    """The ``.apkg`` as bytes, identical for identical input and timestamp (fixed zip dates, no temp names)."""
+NoteKey = tuple[int, str, str]  # note type id, tags, fields: what Anki would overwrite
+
+
+def earlier_note_times(data: bytes | None) -> dict[str, tuple[int, NoteKey]]:
+    """``guid -> (mod, key)`` of the notes in an earlier ``.apkg``; empty when it is not one we can read.
+
+    A damaged or foreign file only costs the "unchanged" bookkeeping: every note is then stamped as new.
+    """
+    if not data:
+        return {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf, tempfile.TemporaryDirectory(prefix="study-anki-") as tmp:
+            info = zf.getinfo("collection.anki2")
+            if info.file_size > 512 * 1024 * 1024:
+                return {}
+            db_path = Path(tmp) / "earlier.anki2"
+            db_path.write_bytes(zf.read(info))
+            conn = sqlite3.connect(db_path)
+            try:
+                rows = conn.execute("SELECT guid, mod, mid, tags, flds FROM notes").fetchall()
+            finally:
+                conn.close()
+    except (zipfile.BadZipFile, KeyError, sqlite3.Error, OSError, ValueError, RuntimeError):
+        return {}
+    return {guid: (int(mod), (int(mid), str(tags), str(flds))) for guid, mod, mid, tags, flds in rows}
+
+
+def _keep_unchanged_times(conn: sqlite3.Connection, earlier: dict[str, tuple[int, NoteKey]]) -> int:
+    """Give each note identical to its earlier export that export's ``mod``; returns how many changed or are new."""
+    changed = 0
+    for note_id, guid, mid, tags, flds in conn.execute("SELECT id, guid, mid, tags, flds FROM notes").fetchall():
+        before = earlier.get(guid)
+        if before is not None and before[1] == (int(mid), str(tags), str(flds)):
+            conn.execute("UPDATE notes SET mod = ? WHERE id = ?", (before[0], note_id))
+        else:
+            changed += 1
+    return changed
+
+
+def package_bytes(
+    package: "genanki.Package", timestamp: float, earlier: dict[str, tuple[int, NoteKey]] | None = None
+) -> tuple[bytes, int]:
+    """The ``.apkg`` as bytes and how many notes differ from ``earlier`` (all of them when there is none).
+
+    Identical for identical input, timestamp and earlier export (fixed zip dates, no temp names).
+    """
     with tempfile.TemporaryDirectory(prefix="study-anki-") as tmp:
         db_path = Path(tmp) / "collection.anki2"
         conn = sqlite3.connect(db_path)
         try:
             # genanki's own write_to_file does exactly this, but zips with the temp file's mtime.
             package.write_to_db(conn.cursor(), timestamp, itertools.count(int(timestamp * 1000)))
+            changed = _keep_unchanged_times(conn, earlier or {})
             conn.commit()
         finally:
             conn.close()
@@ -437,17 +494,20 @@ def package_bytes(package: "genanki.Package", timestamp: float) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, payload)
-    return buf.getvalue()
+    return buf.getvalue(), changed
 
 
-def export_bank(bank: "Bank", timestamp: float) -> ExportResult:
+def export_bank(bank: "Bank", timestamp: float, earlier: bytes | None = None) -> ExportResult:
+    """The package for ``bank``; ``earlier`` is the export it replaces, whose unchanged notes keep their time."""
     package, n_cards, n_questions, skipped = build_package(bank)
+    data, changed = package_bytes(package, timestamp, earlier_note_times(earlier))
     return ExportResult(
-        data=package_bytes(package, timestamp),
+        data=data,
         cards=n_cards,
         questions=n_questions,
         decks=len(package.decks),
         skipped=skipped,
+        changed=changed,
     )
 
 
@@ -463,6 +523,16 @@ def export_timestamp() -> float:
 
 
 # ---------------------------------------------------------------------------------------------------- command
+
+
+def _read_earlier(path: Path) -> bytes | None:
+    """The export about to be replaced, if it is a plain file of sane size; it only informs note times."""
+    try:
+        if path.is_file() and path.stat().st_size <= 512 * 1024 * 1024:
+            return path.read_bytes()
+    except OSError:
+        pass
+    return None
 
 
 def export_command(args: argparse.Namespace) -> int:
@@ -484,12 +554,14 @@ def export_command(args: argparse.Namespace) -> int:
     from study.interop.output import report_bank_problems
 
     broken = report_bank_problems(bank)
-    result = export_bank(bank, export_timestamp())
+    earlier = _read_earlier(Path(target))
+    result = export_bank(bank, export_timestamp(), earlier)
     for message in result.skipped:
         print(f"study: error: {message} (question left out of the deck)", file=sys.stderr)
     if not write_atomic(target, result.data):
         return 1
-    print(f"wrote {result.cards} topic cards and {result.questions} questions in {result.decks} decks to {target}; "
-          "in Anki use File > Import (importing a newer export updates the notes and keeps your reviews)",
+    since = f" ({result.changed} new or changed since the export it replaced)" if earlier else ""
+    print(f"wrote {result.cards} topic cards and {result.questions} questions in {result.decks} decks to {target}"
+          f"{since}; in Anki use File > Import (importing a newer export updates the notes and keeps your reviews)",
           file=sys.stderr)
     return 1 if result.skipped or broken else 0

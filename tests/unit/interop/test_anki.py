@@ -260,7 +260,7 @@ def test_decks_follow_the_blueprint_with_ids_in_range(demo, tmp_path):
     names = set(ours.values())
     assert "NCA-AIIO" in names
     assert "NCA-AIIO::1 Essential AI Knowledge" in names
-    assert "NCA-AIIO::2 AI Infrastructure::2.1 Identify hardware requirements for specific AI training task use cases" in names
+    assert "NCA-AIIO::2 AI Infrastructure::2.01 Identify hardware requirements for specific AI training task use cases" in names
     # Every deck's parent is in the package too, so the tree never depends on what Anki already has.
     for name in names:
         if "::" in name:
@@ -270,7 +270,7 @@ def test_decks_follow_the_blueprint_with_ids_in_range(demo, tmp_path):
     assert len(set(ours)) == len(ours)
     # A topic serving 2.1 and 1.2 files its cards under its first objective; questions under their own.
     assert anki.deck_id("NCA-AIIO") == next(d for d, n in ours.items() if n == "NCA-AIIO")
-    assert pkg.deck_of("demo-topic/bytes").endswith("::2.1 Identify hardware requirements for specific AI training task use cases")
+    assert pkg.deck_of("demo-topic/bytes").endswith("::2.01 Identify hardware requirements for specific AI training task use cases")
     assert pkg.deck_of("demo-multi-02").startswith("NCA-AIIO::1 Essential AI Knowledge::1.2 ")
 
 
@@ -374,6 +374,78 @@ def test_two_exports_give_the_same_guids_and_a_newer_one_is_newer(demo, tmp_path
     assert len({v["guid"] for v in first.values()}) == len(first)
     # Anki only overwrites an existing note with a newer one.
     assert all(second[k]["mod"] > first[k]["mod"] for k in first)
+
+
+def test_decks_sort_as_text_in_blueprint_order(demo, tmp_path):
+    # Anki lists decks by name as text, where "2.10 ..." falls between "2.1 ..." and "2.2 ...".
+    pkg = export(demo[0], tmp_path)
+    blueprint = yaml.safe_load((ROOT / "content" / "blueprint.yaml").read_text(encoding="utf-8"))
+    for domain in blueprint["domains"]:
+        prefix = f"NCA-AIIO::{domain['id']} "
+        decks = [n for n in (d["name"] for d in pkg.decks.values()) if n.startswith(prefix) and n.count("::") == 2]
+        in_text_order = [n.rsplit("::", 1)[1].split(" ", 1)[1] for n in sorted(decks)]
+        assert in_text_order == [o["title"] for o in domain["objectives"]]
+    assert anki.objective_label("2.1", 2) == "2.01" and anki.objective_label("2.10", 2) == "2.10"
+    assert anki.objective_label("1.3", 1) == "1.3"
+
+
+def _rewritten(data: bytes, tmp: Path, sql: str) -> bytes:
+    """``data`` with ``sql`` run on its collection: an earlier export as Anki might have left it."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        db = tmp / "rewrite.anki2"
+        db.write_bytes(zf.read("collection.anki2"))
+    conn = sqlite3.connect(db)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("collection.anki2", db.read_bytes())
+        zf.writestr("media", "{}")
+    db.unlink()
+    return buf.getvalue()
+
+
+def test_a_re_export_leaves_unchanged_notes_unchanged(tmp_path):
+    # Anki overwrites an existing note only when the incoming one has a newer mod time; a note whose
+    # content did not change must keep the earlier export's time, or every import reports it "updated".
+    qdir, content = make_bank_dir(tmp_path)
+    first = anki.export_bank(load(qdir, content), 1_800_000_000.0)
+    before = Apkg(first.data, tmp_path).notes()
+    (qdir / "demo.yaml").write_text(
+        QUESTIONS_YAML.replace("Inference stores optimizer state.", "Inference keeps Adam moments."), encoding="utf-8"
+    )
+    second = anki.export_bank(load(qdir, content), 1_800_000_500.0, earlier=first.data)
+    after = Apkg(second.data, tmp_path).notes()
+    assert second.changed == 1
+    assert after["demo-tf-03"]["mod"] == 1_800_000_500
+    assert {k: v["mod"] for k, v in after.items() if k != "demo-tf-03"} == {
+        k: v["mod"] for k, v in before.items() if k != "demo-tf-03"
+    }
+    assert all(v["mod"] == 1_800_000_000 for k, v in before.items())
+
+    # A note retagged in the earlier file differs from ours, so it is stamped new; a new note is new too.
+    retagged = _rewritten(first.data, tmp_path, "UPDATE notes SET tags = ' other ' WHERE sfld LIKE '%bold%'")
+    third = anki.export_bank(load(qdir, content), 1_800_000_900.0, earlier=retagged)
+    assert third.changed == 2
+    # Without an earlier export, or with one that is not a package, every note is stamped with the time.
+    for earlier in (None, b"not a zip", b"PK\x03\x04 truncated"):
+        fresh = anki.export_bank(load(qdir, content), 1_800_001_000.0, earlier=earlier)
+        assert fresh.changed == len(after)
+        assert {v["mod"] for v in Apkg(fresh.data, tmp_path).notes().values()} == {1_800_001_000}
+
+
+def test_export_command_reports_what_changed_since_the_file_it_replaces(tmp_path, monkeypatch, capsys):
+    qdir, content = make_bank_dir(tmp_path)
+    target = tmp_path / "deck.apkg"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
+    args = _args(str(target), questions=[str(qdir)], content=str(content))
+    assert anki.export_command(args) == 0
+    assert "changed since" not in capsys.readouterr().err
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000100")
+    assert anki.export_command(args) == 0
+    assert "(0 new or changed since the export it replaced)" in capsys.readouterr().err
+    assert {v["mod"] for v in Apkg(target.read_bytes(), tmp_path).notes().values()} == {1_800_000_000}
 
 
 def test_same_input_and_time_give_identical_bytes(demo):
