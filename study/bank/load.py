@@ -313,6 +313,20 @@ def load_question_file(path: Path, shown: str | None = None) -> tuple[list[Quest
 
 _FRONT_RE = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?", re.S | re.M)
 _HEADING_RE = re.compile(r"^##[ \t]+(.+?)(?:[ \t]+\{#([a-z0-9][a-z0-9._-]*)\})?[ \t]*$")
+# A card's recall prompt: the first non-blank line under its heading, written `? question`.
+_PROMPT_RE = re.compile(r"^\?[ \t]+(\S.*?)[ \t]*$")
+
+
+def split_prompt(body_lines: list[str]) -> tuple[str | None, list[str]]:
+    """The card's recall prompt (or None) and the body lines without it."""
+    for i, line in enumerate(body_lines):
+        if not line.strip():
+            continue
+        match = _PROMPT_RE.match(line)
+        if match:
+            return match.group(1), body_lines[i + 1:]
+        break
+    return None, body_lines
 
 
 def slugify(text: str) -> str:
@@ -365,6 +379,7 @@ def load_topic_file(path: Path, shown: str | None = None) -> tuple[Topic | None,
     for line_no, title, explicit, body_lines in sections:
         slug = explicit or slugify(title)
         card_id = f"{meta.id}/{slug}"
+        prompt, body_lines = split_prompt(body_lines)
         body = "\n".join(body_lines).strip()
         if card_id in seen:
             diags.append(Diagnostic(shown, line_no, 1, "error", "duplicate-id", f"card id {card_id!r} repeats the card at line {seen[card_id]}"))
@@ -373,6 +388,9 @@ def load_topic_file(path: Path, shown: str | None = None) -> tuple[Topic | None,
         if not body:
             diags.append(Diagnostic(shown, line_no, 1, "error", "empty-card", f"card {title!r} has no text"))
             continue
+        if prompt is None:
+            # Review asks the prompt before showing the card; without one the card cannot be recalled.
+            diags.append(Diagnostic(shown, line_no, 1, "error", "missing-prompt", f"card {title!r} needs a recall prompt: a first line '? question' under its heading"))
         n_lines = body.count("\n") + 1
         if n_lines > CARD_MAX_LINES:
             diags.append(Diagnostic(shown, line_no, 1, "warning", "card-too-long", f"card {title!r} has {n_lines} lines; keep a card to one screen ({CARD_MAX_LINES} lines)"))
@@ -382,6 +400,7 @@ def load_topic_file(path: Path, shown: str | None = None) -> tuple[Topic | None,
                 topic=meta.id,
                 title=title,
                 body=body,
+                prompt=prompt,
                 objectives=tuple(meta.objectives),
                 source=SourceRef(path=shown, line=line_no, column=1),
             )

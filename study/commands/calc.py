@@ -221,8 +221,8 @@ def _catalog_table(name: str, as_json: bool) -> int:
             nvlink = g.nvlink_bandwidth_bytes_s
             row(g.id, f"{g.memory_bytes / 1e9:g}", f"{g.bandwidth_bytes_s / 1e12:g}", bf16, tf("fp8"), tf("fp4"),
                 f"{g.tdp_watts:g}", "-" if nvlink is None else f"{nvlink / 1e9:g}", str(g.mig or "-"), name=g.name)
-        note = ("Tensor TFLOP/s are dense (without sparsity); sparse figures are twice these. T4 and V100 have no "
-                "BF16: their FP16 figure is shown. NVLink is the bidirectional total per GPU.")
+        note = ("Tensor TFLOP/s are dense (without sparsity); sparse figures are twice these, except Blackwell Ultra "
+                "FP4 (B300 18 | 14 PF). T4 and V100 have no BF16: their FP16 figure is shown. NVLink is the bidirectional total per GPU.")
     elif name == "models":
         add_columns("id", "name", "params", "active", "layers", "hidden", "heads", "KV", "hd", "FFN", "vocab",
                     "context")

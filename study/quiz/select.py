@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Pick = Literal["any", "due", "weak", "missed", "unseen"]
 PICKS: tuple[str, ...] = ("any", "due", "weak", "missed", "unseen")
+# Questions tagged so go beyond the associate level: practice may ask them, an exam draw leaves them out.
+STRETCH_TAG = "stretch"
 
 
 class SelectionError(ValueError):
@@ -114,19 +116,21 @@ def select_exam(
     count: int,
     seed: int | str,
     avoid: Collection[str] = (),
+    include_stretch: bool = False,
 ) -> list[Question]:
     """An exam: per-domain quotas by weight, objectives spread, difficulties mixed, no repeats, shuffled.
 
     ``avoid`` lists question ids from the learner's last exams; they are used only when the bank has nothing
-    else left for that domain.
+    else left for that domain. Stretch items (tag ``stretch``) are left out unless ``include_stretch``.
     """
     rng = random.Random(f"exam:{seed}")
     by_domain: dict[str, list[Question]] = defaultdict(list)
     seen: set[str] = set()
     for q in questions:
-        if q.id not in seen:
-            seen.add(q.id)
-            by_domain[q.domain].append(q)
+        if q.id in seen or (not include_stretch and STRETCH_TAG in (q.tags or ())):
+            continue
+        seen.add(q.id)
+        by_domain[q.domain].append(q)
     quota = domain_quota(blueprint, count, {d: len(v) for d, v in by_domain.items()})
     chosen: list[Question] = []
     objective_order = blueprint.objective_ids()

@@ -31,6 +31,12 @@ GPU_NAMES = {
     r"V100": ["v100-sxm2-32gb"],
     r"(?<!G)B200": ["b200"],
     r"GB200": ["gb200"],
+    r"(?<!G)B300": ["b300"],
+    r"GB300": ["gb300"],
+    r"GH200": ["gh200"],
+    r"\bA30\b": ["a30"],
+    r"(?<![A-Z])H200 NVL": ["h200-nvl"],
+    r"RTX PRO 6000": ["rtx-pro-6000-bse"],
 }
 FIGURE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(GB|TB/s|GB/s)\b(?!\s*/)")
 CLAUSE = re.compile(r"[.;:\n()|]|, (?=[A-Z])| vs\.? | versus ")
@@ -41,6 +47,9 @@ DOCUMENTED_OTHER_FIGURES = {
     ("b200", "8 TB/s"),  # launch figure; current datasheet 7.7 TB/s
     ("gb200", "192 GB"),  # earlier NVIDIA pages; now 186 GB
     ("gb200", "130 TB/s"),  # NVLink across a whole NVL72 rack, not per GPU
+    ("gb300", "130 TB/s"),  # NVLink across a whole NVL72 rack, not per GPU
+    ("b300", "288 GB"),  # Blackwell Ultra chip maximum; the datasheet lists 270 GB (HGX B300) and 279 GB (GB300)
+    ("gb300", "288 GB"),
 }
 
 

@@ -38,6 +38,7 @@ volatile: true
 Intro text that is not a card.
 
 ## Memory per parameter {#bytes}
+? How many bytes does FP16 store per parameter?
 FP16 stores **two bytes** per parameter.
 
 | dtype | bytes |
@@ -45,6 +46,7 @@ FP16 stores **two bytes** per parameter.
 | FP16 | 2 |
 
 ## Second card
+? What does plain text with brackets look like?
 Plain text with <angle> brackets & an ampersand.
 """
 
