@@ -48,6 +48,7 @@ def training_flops(*, tokens: Any, model: Model | None = None, params: Any = Non
     summary="exact FLOPs per training iteration of a GPT model (Megatron-LM), with or without recompute",
     formula="96 B s l h^2 (1 + s/(6h) + V/(16 l h)) with recompute; 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) without",
     source="Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters, section 5.1",
+    at_least={"seq_len": 1},
 )
 def megatron_flops(*, batch: Any, seq_len: Any = None, model: Model | None = None, layers: Any = None,
                    hidden: Any = None, vocab: Any = None, recompute: str = "full") -> Any:

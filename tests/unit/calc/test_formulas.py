@@ -177,7 +177,7 @@ def test_energy_co2_cost_chain() -> None:
     assert c.value == pytest.approx(67.2 * 0.4)
     assert co2(gpus=8, hours=10, gpu="h100-sxm", pue=1.2, intensity=0.4).value == pytest.approx(c.value)
     assert cost(gpu_hours=100, price=2.5).value == 250
-    with pytest.raises(CalcError, match="PUE"):
+    with pytest.raises(CalcError, match="pue must be at least 1"):
         energy(gpu_hours=1, watts=1, pue=0.5)
 
 
