@@ -486,11 +486,26 @@ def _coerce(p: Param, v: Any, fname: str = "") -> Any:
     raise AssertionError(kind)
 
 
+# Counts (parameters, tokens, context lengths) are written 70B, 2T, 4k; "B" would otherwise read as bytes.
+COUNT_MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+
+
 def _parse(p: Param, text: str) -> Quantity:
+    stripped = text.strip()
+    if p.kind == "num" and stripped[-1:] in COUNT_MULTIPLIERS:
+        try:
+            q = parse_quantity(stripped[:-1])
+        except ValueError:
+            pass
+        else:
+            if q.dim.is_dimensionless:
+                return Quantity(q.value * COUNT_MULTIPLIERS[stripped[-1]], ONE)
     try:
         return parse_quantity(text)
     except ValueError as exc:
-        raise CalcError(f"{p.name}: {exc}") from None
+        unit_slip = p.kind == "num" and str(exc).startswith("unknown unit") and "did you mean" not in str(exc)
+        hint = " (a count takes k, M, B or T: 4k, 70B)" if unit_slip else ""
+        raise CalcError(f"{p.name} {text!r}: {exc}{hint}") from None
 
 
 def _array_or_number(p: Param, v: Any) -> Any:

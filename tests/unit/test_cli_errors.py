@@ -54,3 +54,38 @@ def test_a_reader_that_stops_early_is_not_a_failure() -> None:
         os.close(write)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
+
+
+def test_an_unknown_unit_is_named_once(capsys) -> None:
+    from study.calc.units import parse_quantity
+
+    with pytest.raises(ValueError) as exc:
+        parse_quantity("14.5gb")
+    message = str(exc.value)
+    assert message.count("'gb'") == 1 and "14.5gb" not in message  # the caller names the text it read
+    assert "did you mean GB" in message
+
+
+def test_counts_take_k_m_b_t_multipliers(capsys) -> None:
+    from study.calc import call
+
+    assert call("training-flops", params="70B", tokens="2T").value == 6 * 70e9 * 2e12
+    assert call("kv-cache", model="llama-2-7b", seq_len="4k").inputs["seq_len"] == 4000
+    assert main(["calc", "training-flops", "--params", "70B", "--tokens", "2T"]) == 0
+    assert "8.40e23 FLOP" in capsys.readouterr().out
+    assert main(["calc", "kv-cache", "--model", "llama-2-7b", "--seq-len", "4q"]) == 2
+    err = capsys.readouterr().err
+    assert "a count takes k, M, B or T" in err and "kW" not in err and "kb" not in err
+
+
+@pytest.mark.parametrize("date, reason", [
+    ("2027-13-45", "month 13 is not 1 to 12"),
+    ("2027-02-30", "day 30 is not 1 to 28 (February 2027 has 28 days)"),
+    ("2028-02-30", "day 30 is not 1 to 29"),
+    ("27-1-15", "is not a date written YYYY-MM-DD"),
+    ("next week", "is not a date written YYYY-MM-DD"),
+])
+def test_a_bad_exam_date_says_what_is_wrong(tmp_path, capsys, date, reason) -> None:
+    assert main(["--db", str(tmp_path / "p.db"), "stats", "--exam-date", date]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("study: error: --exam-date ") and reason in err and err.count("\n") == 1
