@@ -524,16 +524,16 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
                     raise ResultsError(f"{label}: {why}")
             skipped.append(f"{label}: {why}")
             continue
+        if kind == "progress":
+            exports.append(_progress_export(data, label, mode))
+            continue
         try:
-            if kind == "progress":
-                exports.append(_progress_export(data, label, mode))
-            else:
-                _read_xapi(text, label, mode, actors, data)
+            _read_xapi(text, label, mode, actors, data)
         except RecursionError:  # one statement per line can still nest deeply
             raise ResultsError(f"{label}: JSON nested too deeply to be xAPI statements") from None
-            more = _more(data, label)
-            if more:
-                warnings.append(more)
+        more = _more(data, label)
+        if more:
+            warnings.append(more)
     learners = _merge_exports(exports, warnings)
     learners.extend(actors.learners())
     warnings.extend(actors.shared_actors())
