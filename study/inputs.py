@@ -11,10 +11,10 @@ import stat
 import sys
 
 MiB = 1024 * 1024
-# Far above any real export (a year of daily study is a few MB; a class of 1,000 learners' files are read
-# one by one) and far below what would exhaust memory once parsed.
-MAX_JSON_INPUT = 256 * MiB
-MAX_GIFT_INPUT = 64 * MiB
+# Far above any real file (one learner's export after months of daily study is well under 10 MB; a class's
+# files are read one by one) and low enough that parsing one cannot exhaust memory.
+MAX_JSON_INPUT = 64 * MiB
+MAX_GIFT_INPUT = 16 * MiB
 
 
 class InputFileError(ValueError):

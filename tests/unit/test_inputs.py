@@ -63,7 +63,7 @@ def test_read_bounded_stops_at_the_limit(tmp_path, monkeypatch) -> None:
 @pytest.mark.parametrize("command", [["import"], ["analyze"]])
 def test_a_fifo_a_device_or_a_huge_file_is_one_error_line(tmp_path, capsys, fifo, huge, command) -> None:
     db = ["--db", str(tmp_path / "p.db")]
-    for target, why in ((fifo, "FIFO"), (Path("/dev/zero"), "device"), (huge, "the limit is 256 MiB")):
+    for target, why in ((fifo, "FIFO"), (Path("/dev/zero"), "device"), (huge, f"the limit is {MAX_JSON_INPUT // 2**20} MiB")):
         assert main([*db, *command, str(target)]) == 1
         _one_error_line(capsys, str(target), why)
 
