@@ -14,6 +14,7 @@ import time
 
 from study.bank.schema import TOLERANCE_PATTERN
 from study.calc.units import _NUMBER_RE as UNITS_NUMBER
+from study.bank.load import _HEADING_RE
 from study.interop.gift_import import _MOODLE_ID_RE
 from study.interop.gift_syntax import _NUMBER_RE as GIFT_NUMBER
 
@@ -27,6 +28,8 @@ CASES = [
      UNITS_NUMBER, lambda n: "1x" + " " * n + "y", "match"),
     ("'[id:' repeated, never closed", r"\[id:((?:\\]|[^\]\x00-\x1f])+)\]", _MOODLE_ID_RE,
      lambda n: "[id:" * (n // 4), "findall"),
+    ("card heading '## a' + blanks + 'b'", r"^##[ \t]+(.+?)(?:[ \t]+\{#([a-z0-9][a-z0-9._-]*)\})?[ \t]*$", _HEADING_RE,
+     lambda n: "## a" + " " * n + "b", "match"),
 ]
 
 

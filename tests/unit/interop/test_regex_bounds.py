@@ -126,3 +126,27 @@ def test_moodle_id_and_tag_scans_stop_at_the_next_opening(line) -> None:
     assert gift_import.read_metadata([line], None, []) == {"reference": [], "tags": []}
     assert gift_import.read_metadata(["[id:a\\]b] [tag:x] [tag:y]"], None, []) == {
         "reference": [], "tags": ["x", "y"], "moodle_id": "a]b"}
+
+
+OLD_HEADING = r"^##[ \t]+(.+?)(?:[ \t]+\{#([a-z0-9][a-z0-9._-]*)\})?[ \t]*$"
+HEADINGISH = st.lists(st.sampled_from(["#", " ", "\t", "a", "B", "{#", "}", "x-1", ".", "{", "é", "{#a}", "\u00a0"]),
+                      max_size=10).map(lambda parts: "##" + "".join(parts))
+
+
+@settings(max_examples=1000, derandomize=True, deadline=None)
+@given(HEADINGISH)
+def test_card_headings_split_title_and_anchor_as_before(line) -> None:
+    from study.bank.load import _HEADING_RE, _heading_parts
+
+    old, new = re.match(OLD_HEADING, line), _HEADING_RE.match(line)
+    assert bool(old) == bool(new)
+    if old:
+        assert _heading_parts(new.group(1)) == (old.group(1).strip(), old.group(2))
+
+
+def test_a_heading_with_a_long_run_of_blanks_is_read_in_one_pass() -> None:
+    # The old lazy title rescanned the blanks from each character: minutes for this line.
+    from study.bank.load import _HEADING_RE, _heading_parts
+
+    line = "## Title" + " " * MEGABYTE + "tail {#anchor}"
+    assert _heading_parts(_HEADING_RE.match(line).group(1)) == ("Title" + " " * MEGABYTE + "tail", "anchor")
