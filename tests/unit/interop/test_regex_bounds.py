@@ -150,3 +150,26 @@ def test_a_heading_with_a_long_run_of_blanks_is_read_in_one_pass() -> None:
 
     line = "## Title" + " " * MEGABYTE + "tail {#anchor}"
     assert _heading_parts(_HEADING_RE.match(line).group(1)) == ("Title" + " " * MEGABYTE + "tail", "anchor")
+
+
+def test_same_titled_questions_get_numbered_ids_in_linear_steps(monkeypatch) -> None:
+    checks = 0
+
+    class CountingSet(set):
+        def __contains__(self, item: object) -> bool:
+            nonlocal checks
+            checks += 1
+            return set.__contains__(self, item)
+
+    real_init = gift_import.Converter.__init__
+
+    def init(self, *args, **kwargs) -> None:
+        real_init(self, *args, **kwargs)
+        self.ids = CountingSet()
+
+    monkeypatch.setattr(gift_import.Converter, "__init__", init)
+    n = 2000
+    result = _gift("::q::What? {=a ~b}\n\n" * n)
+    assert [c.data["id"] for c in result.questions[:3]] == ["t-q", "t-q-2", "t-q-3"]
+    assert result.questions[-1].data["id"] == f"t-q-{n}"
+    assert checks <= 2 * n  # counting from 2 for each question made this n^2 / 2
