@@ -86,3 +86,14 @@ def test_cli_prints_one_error_line_with_exit_2(capsys, argv, message) -> None:
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("study: error: calc ") and err.count("\n") == 1 and message in err
+
+
+def test_an_mfu_above_the_peak_is_an_error_not_a_result() -> None:
+    from study.calc.formulas.compute import mfu
+
+    # 1e15 tokens/s on one H100 would need about 4e12 % of its peak.
+    with pytest.raises(CalcError, match=r"mfu would be [\d,]+% of the GPUs' peak; more than 100% cannot happen"):
+        mfu(model="llama-2-7b", gpu="h100-sxm", tokens_per_sec=1e15, gpus=1)
+    with pytest.raises(CalcError, match="more than 100%"):
+        mfu(model="llama-2-7b", gpu="h100-sxm", tokens_per_sec=np.array([1e3, 1e15]), gpus=1)
+    assert 0 < mfu(model="llama-2-7b", gpu="h100-sxm", tokens_per_sec=3000, gpus=1).value < 1
