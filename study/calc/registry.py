@@ -196,6 +196,11 @@ class Param:
         hi = f"{'below' if self.high_open else 'at most'} {_short(self.high)}{unit}"
         return f"{lo} and {hi}"
 
+    @property
+    def range_short(self) -> str:
+        """``1 to 1e9``, ``>0 to 1e15``, ``0 to <1``: the range in a help table's column."""
+        return f"{'>' if self.low_open else ''}{_short(self.low)} to {'<' if self.high_open else ''}{_short(self.high)}"
+
     def check_range(self, v: Any) -> Any:
         """``v`` itself when every value lies in the range (so no formula sees NaN, infinity or a negative
         size), else a ``CalcError`` naming the parameter and the range."""

@@ -152,7 +152,8 @@ def _function_help(f: Any) -> None:
     t.add_column("meaning")
     for p in f.params:
         default = "required" if p.required else ("" if p.default is None else str(p.default))
-        t.add_row(p.option, p.type_label, default, p.help)
+        valid = f" ({p.range_short})" if p.kind in ("num", "qty", "frac") else ""
+        t.add_row(p.option, p.type_label, default, p.help + valid)
     t.add_row("--json", "", "", "print {name, inputs, value, unit, display, steps} as JSON")
     c.print(t)
     c.print("\nNumbers take scientific notation and unit suffixes (175e9, 80GB, 400Gb/s, 2 days). A bare number "

@@ -97,3 +97,11 @@ def test_an_mfu_above_the_peak_is_an_error_not_a_result() -> None:
     with pytest.raises(CalcError, match="more than 100%"):
         mfu(model="llama-2-7b", gpu="h100-sxm", tokens_per_sec=np.array([1e3, 1e15]), gpus=1)
     assert 0 < mfu(model="llama-2-7b", gpu="h100-sxm", tokens_per_sec=3000, gpus=1).value < 1
+
+
+def test_function_help_shows_each_range(capsys) -> None:
+    assert main(["calc", "kv-cache", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "sequence length / context in tokens (1 to 1e9)" in out
+    assert main(["calc", "max-batch", "--help"]) == 0
+    assert "(0 to <1)" in " ".join(capsys.readouterr().out.split())  # reserve: a fraction kept free
