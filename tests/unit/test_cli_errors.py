@@ -89,3 +89,11 @@ def test_a_bad_exam_date_says_what_is_wrong(tmp_path, capsys, date, reason) -> N
     assert main(["--db", str(tmp_path / "p.db"), "stats", "--exam-date", date]) == 2
     err = capsys.readouterr().err
     assert err.startswith("study: error: --exam-date ") and reason in err and err.count("\n") == 1
+
+
+def test_new_question_refuses_a_fifo_instead_of_waiting_on_it(tmp_path, capsys) -> None:
+    fifo = tmp_path / "q.yaml"
+    os.mkfifo(fifo)
+    assert main(["new", "question", "--type", "single", "--objective", "2.6", "--out", str(fifo)]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"study: error: {fifo} is not a regular file\n"
