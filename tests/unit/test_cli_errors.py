@@ -97,3 +97,13 @@ def test_new_question_refuses_a_fifo_instead_of_waiting_on_it(tmp_path, capsys) 
     assert main(["new", "question", "--type", "single", "--objective", "2.6", "--out", str(fifo)]) == 2
     out, err = capsys.readouterr()
     assert err == f"study: error: {fifo} is not a regular file\n"
+
+
+def test_an_exponent_alone_is_not_read_as_a_number() -> None:
+    # Found by the grader's own hypothesis test: 'E0' matched the bare-number pattern, then float() raised.
+    from study.quiz.grade import _BARE_NUMBER
+
+    for text in ("E0", "e5", "-E1", ".E2", "+e-3"):
+        assert not _BARE_NUMBER.match(text), text
+    for text in ("5", "-5.25", ".5", "1,234.5", "2e9", " 3E-2 "):
+        assert _BARE_NUMBER.match(text), text
