@@ -37,10 +37,29 @@ class UsageError(Exception):
     """A mistake in how the command was called: reported in one line, exit 2."""
 
 
+class StudyParser(argparse.ArgumentParser):
+    """argparse with the project's error rule: one ``study: error:`` line (no usage dump), exit 2, and a
+    "did you mean" for a mistyped choice or subcommand. Subparsers inherit the class."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        where = self.prog.removeprefix("study").strip()
+        self.exit(EXIT_USAGE, f"study: error: {where + ': ' if where else ''}{message}\n")
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices:
+            import difflib
+
+            options = [str(c) for c in choices]
+            near = difflib.get_close_matches(str(value), options, n=2, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(near)}?)" if near else f" (choose from {', '.join(options)})"
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from study import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = StudyParser(
         prog="study",
         description="Study for the NVIDIA NCA-AIIO exam: topic cards, scenario quizzes, timed exams, "
         "a GPU sizing calculator and spaced repetition. Run without a command to open the app.",
@@ -94,6 +113,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except SystemExit as exc:
+        # Rich meets the same closed pipe inside Console.print, points stdout at /dev/null itself and exits 1;
+        # a reader that stopped early (`study calc gpus | head`) is not a failure.
+        if isinstance(exc.__context__, BrokenPipeError):
+            return 0
+        raise
     except Exception as exc:
         # A bank that cannot be built (a mistyped --content or --questions, a broken blueprint) is one line,
         # whichever command met it; anything else is a bug and keeps its traceback.

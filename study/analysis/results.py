@@ -40,6 +40,8 @@ from urllib.parse import unquote
 
 import numpy as np
 
+from study.inputs import MAX_JSON_INPUT, InputFileError, read_bounded
+
 PROGRESS_FORMAT = "study-progress"
 RESULT_SUFFIXES = (".json", ".jsonl", ".ndjson")
 MODES = ("all", "exam", "practice")
@@ -488,9 +490,12 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     for path, named in files:
         label = str(path)
         try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ResultsError(f"{label}: cannot read: {exc.strerror or exc}") from None
+            raw = read_bounded(path, MAX_JSON_INPUT)
+        except InputFileError as exc:
+            if named:
+                raise ResultsError(str(exc)) from None
+            skipped.append(str(exc))  # a FIFO or a huge file found in a folder: the rest still counts
+            continue
         if raw.startswith(SQLITE_MAGIC):
             if named:
                 raise ResultsError(_store_advice(path, label))
@@ -504,7 +509,10 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
                     from None
             skipped.append(f"{label}: not UTF-8 text")
             continue
-        kind, data = _kind(text)
+        try:
+            kind, data = _kind(text)
+        except RecursionError:
+            kind, data = "other", "JSON nested too deeply to be a progress export or xAPI statements"
         if kind == "other":
             if isinstance(data, json.JSONDecodeError):
                 why = f"not valid JSON: {data.msg}"
@@ -518,11 +526,14 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
             continue
         if kind == "progress":
             exports.append(_progress_export(data, label, mode))
-        else:
+            continue
+        try:
             _read_xapi(text, label, mode, actors, data)
-            more = _more(data, label)
-            if more:
-                warnings.append(more)
+        except RecursionError:  # one statement per line can still nest deeply
+            raise ResultsError(f"{label}: JSON nested too deeply to be xAPI statements") from None
+        more = _more(data, label)
+        if more:
+            warnings.append(more)
     learners = _merge_exports(exports, warnings)
     learners.extend(actors.learners())
     warnings.extend(actors.shared_actors())

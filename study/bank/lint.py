@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from study.bank.bank import Bank, load_bank
 from study.bank.load import Diagnostic
-from study.bank.schema import PLACEHOLDER_RE, Question, Range
+from study.bank.schema import NUMBER_PATTERN, PLACEHOLDER_RE, Question, Range
 
 MAX_COMBINATIONS = 200
 # A distractor this close to the answer (relative) would be marked right: the tolerance is too loose.
@@ -64,7 +64,7 @@ def parse_tolerance(text: str) -> tuple[float, str | None]:
     text = text.strip()
     if text.endswith("%"):
         return float(text[:-1]) / 100.0, "%"
-    m = re.match(r"^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(.*)$", text)
+    m = re.match(rf"^({NUMBER_PATTERN})\s*(.*)$", text)
     if not m:
         raise ValueError(f"bad tolerance {text!r}")
     return float(m.group(1)), (m.group(2) or None)

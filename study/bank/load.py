@@ -312,7 +312,21 @@ def load_question_file(path: Path, shown: str | None = None) -> tuple[list[Quest
 
 
 _FRONT_RE = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?", re.S | re.M)
-_HEADING_RE = re.compile(r"^##[ \t]+(.+?)(?:[ \t]+\{#([a-z0-9][a-z0-9._-]*)\})?[ \t]*$")
+# The title, then an optional ``{#anchor}`` split off in Python: a lazy title followed by optional blanks
+# rescanned a run of blanks from each of its characters (quadratic; 2 s on a 10,000-blank heading).
+_HEADING_RE = re.compile(r"^##[ \t]+(.+)$")
+_ANCHOR_RE = re.compile(r"[a-z0-9][a-z0-9._-]*")
+
+
+def _heading_parts(text: str) -> tuple[str, str | None]:
+    """``"Title {#anchor}"`` -> ("Title", "anchor"); without a well-formed anchor, (text, None)."""
+    t = text.rstrip(" \t")
+    at = t.rfind("{#")
+    if at > 0 and t.endswith("}") and _ANCHOR_RE.fullmatch(t, at + 2, len(t) - 1):
+        title = t[:at]
+        if title[-1] in " \t" and title.strip(" \t"):  # blanks between a non-empty title and the anchor
+            return title.strip(), t[at + 2:-1]
+    return text.strip(), None
 # A card's recall prompt: the first non-blank line under its heading, written `? question`.
 _PROMPT_RE = re.compile(r"^\?[ \t]+(\S.*?)[ \t]*$")
 
@@ -369,7 +383,7 @@ def load_topic_file(path: Path, shown: str | None = None) -> tuple[Topic | None,
             in_fence = not in_fence
         heading = None if in_fence else _HEADING_RE.match(line)
         if heading:
-            sections.append((body_start_line + offset, heading.group(1).strip(), heading.group(2), []))
+            sections.append((body_start_line + offset, *_heading_parts(heading.group(1)), []))
         elif sections:
             sections[-1][3].append(line)
         else:

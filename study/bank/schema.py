@@ -14,7 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 OBJECTIVE_PATTERN = r"^[1-3]\.(?:[1-9]|10)$"
-TOLERANCE_PATTERN = r"^\s*[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?\s*(%|[A-Za-z][A-Za-z0-9/_-]*)?\s*$"
+# The number has one way to match (``[0-9]*\.?[0-9]+`` could split a digit run n ways: quadratic on a failed
+# match), and the blanks before the unit belong to the unit's group, so ``\s*`` never meets ``\s*``.
+NUMBER_PATTERN = r"(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+TOLERANCE_PATTERN = rf"^\s*{NUMBER_PATTERN}(?:\s*(%|[A-Za-z][A-Za-z0-9/_-]*))?\s*$"
 # ``{name}`` and ``{= expr}`` are placeholders; ``{{`` and ``}}`` are literal braces (group 1 is None), so a
 # stem can show ``${{CUDA_HOME}}`` as ``${CUDA_HOME}``.
 PLACEHOLDER_RE = re.compile(r"\{\{|\}\}|\{(=[^{}]+|[A-Za-z_][A-Za-z0-9_]*)\}")

@@ -12,7 +12,9 @@ Bare numbers are read in base units (B, B/s, FLOP, s) unless the parameter's nam
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import math
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
@@ -179,6 +181,46 @@ class Param:
     choices: tuple[str, ...] = ()
     default: Any = None
     required: bool = False
+    # The valid range, in the unit a bare number is read in. An open end excludes the bound itself.
+    low: float = 0.0
+    high: float = math.inf
+    low_open: bool = False
+    high_open: bool = False
+
+    @property
+    def range_text(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        lo = f"{'above' if self.low_open else 'at least'} {_short(self.low)}{unit}"
+        if math.isinf(self.high):
+            return lo
+        hi = f"{'below' if self.high_open else 'at most'} {_short(self.high)}{unit}"
+        return f"{lo} and {hi}"
+
+    @property
+    def range_short(self) -> str:
+        """``1 to 1e9``, ``>0 to 1e15``, ``0 to <1``: the range in a help table's column."""
+        return f"{'>' if self.low_open else ''}{_short(self.low)} to {'<' if self.high_open else ''}{_short(self.high)}"
+
+    def check_range(self, v: Any) -> Any:
+        """``v`` itself when every value lies in the range (so no formula sees NaN, infinity or a negative
+        size), else a ``CalcError`` naming the parameter and the range."""
+        if hasattr(v, "shape"):  # numpy is imported only by callers that pass arrays
+            import numpy as np
+
+            arr = np.asarray(v, dtype=float).ravel()
+            bad = [x for x in arr[~self._in_range(arr)][:1]]
+        else:
+            bad = [] if self._in_range(v) else [v]
+        if bad:
+            raise CalcError(f"{self.name} must be {self.range_text}; got {_short(float(bad[0]))}")
+        return v
+
+    def _in_range(self, x: Any) -> Any:
+        # Written so NaN compares false everywhere; infinity fails the finite upper bound or the isfinite test.
+        above = (x > self.low) if self.low_open else (x >= self.low)
+        below = (x < self.high) if self.high_open else (x <= self.high)
+        finite = (x - x) == 0  # inf - inf and nan - nan are NaN
+        return above & below & finite
 
     @property
     def option(self) -> str:
@@ -192,57 +234,65 @@ class Param:
                 "model": "model id", "gpu": "GPU id", "link": "link id"}[self.kind]
 
 
+def _short(x: float) -> str:
+    """1e+09 -> 1e9, 4096.0 -> 4096: numbers as a user would type them."""
+    return f"{x:g}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
+
+
 DTYPES = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "fp4")
 RECOMPUTE = ("none", "selective", "full")
 
 # The shared parameter names: one meaning and one unit per name across every formula.
+# Each range is generous (far past any real system) but finite, so a product of a few inputs stays finite too.
 SHARED: dict[str, Param] = {p.name: p for p in [
     Param("model", "model", "model catalog id (study calc models); explicit numbers override its values"),
     Param("gpu", "gpu", "GPU catalog id (study calc gpus); explicit numbers override its values"),
     Param("link", "link", "interconnect catalog id (nvlink-4, pcie-gen5-x16, ib-ndr, eth-400g)"),
-    Param("params", "num", "number of parameters (total; MoE memory uses all experts)"),
-    Param("active_params", "num", "parameters active per token (MoE); FLOPs use these"),
-    Param("tokens", "num", "number of tokens"),
-    Param("gpus", "num", "number of GPUs"),
+    Param("params", "num", "number of parameters (total; MoE memory uses all experts)", low_open=True, high=1e15),
+    Param("active_params", "num", "parameters active per token (MoE); FLOPs use these", low_open=True, high=1e15),
+    Param("tokens", "num", "number of tokens", low_open=True, high=1e18),
+    Param("gpus", "num", "number of GPUs", low=1, high=1e8),
     Param("dtype", "str", "number format of weights / KV / math", choices=DTYPES),
-    Param("bytes_per_param", "num", "bytes per parameter (overrides dtype)"),
-    Param("batch", "num", "batch size (sequences)"),
-    Param("seq_len", "num", "sequence length / context in tokens"),
-    Param("prompt_len", "num", "prompt (input) length in tokens"),
-    Param("layers", "num", "transformer layers"),
-    Param("hidden", "num", "hidden size (d_model)"),
-    Param("heads", "num", "attention (query) heads"),
-    Param("kv_heads", "num", "key/value heads (GQA/MQA); equals heads for plain multi-head attention"),
-    Param("head_dim", "num", "dimension per head (default hidden/heads)"),
-    Param("vocab", "num", "vocabulary size"),
-    Param("flops", "qty", "total compute", unit="FLOP"),
-    Param("mfu", "frac", "model FLOPs utilisation, 0-1 or a percentage"),
-    Param("tflops_per_gpu", "qty", "achieved throughput per GPU", unit="TFLOP/s"),
-    Param("peak_tflops", "qty", "peak dense throughput per GPU (overrides the GPU's)", unit="TFLOP/s"),
-    Param("tokens_per_sec", "qty", "observed throughput of the whole job", unit="tokens/s"),
-    Param("tokens_per_sec_per_gpu", "qty", "observed throughput per GPU", unit="tokens/s"),
+    Param("bytes_per_param", "num", "bytes per parameter (overrides dtype)", low_open=True, high=64),
+    Param("batch", "num", "batch size (sequences)", low=1, high=1e8),
+    # 0 is "no context yet" (decode without a KV cache); formulas that size the context itself ask for >= 1.
+    Param("seq_len", "num", "sequence length / context in tokens", high=1e9),
+    Param("prompt_len", "num", "prompt (input) length in tokens", low=1, high=1e9),
+    Param("layers", "num", "transformer layers", low=1, high=1e4),
+    Param("hidden", "num", "hidden size (d_model)", low=1, high=1e7),
+    Param("heads", "num", "attention (query) heads", low=1, high=1e5),
+    Param("kv_heads", "num", "key/value heads (GQA/MQA); equals heads for plain multi-head attention", low=1, high=1e5),
+    Param("head_dim", "num", "dimension per head (default hidden/heads)", low=1, high=1e6),
+    Param("vocab", "num", "vocabulary size", low=1, high=1e8),
+    Param("flops", "qty", "total compute", unit="FLOP", low_open=True, high=1e35),
+    Param("mfu", "frac", "model FLOPs utilisation, 0-1 or a percentage", low_open=True, high=1),
+    Param("tflops_per_gpu", "qty", "achieved throughput per GPU", unit="TFLOP/s", low_open=True, high=1e6),
+    Param("peak_tflops", "qty", "peak dense throughput per GPU (overrides the GPU's)", unit="TFLOP/s",
+          low_open=True, high=1e6),
+    Param("tokens_per_sec", "qty", "observed throughput of the whole job", unit="tokens/s", low_open=True, high=1e15),
+    Param("tokens_per_sec_per_gpu", "qty", "observed throughput per GPU", unit="tokens/s", low_open=True, high=1e12),
     Param("recompute", "str", "activation recomputation", choices=RECOMPUTE),
-    Param("zero", "num", "ZeRO stage 0-3"),
-    Param("dp", "num", "data-parallel degree"),
-    Param("tp", "num", "tensor-parallel degree"),
+    Param("zero", "num", "ZeRO stage 0-3", high=3),
+    Param("dp", "num", "data-parallel degree", low=1, high=1e8),
+    Param("tp", "num", "tensor-parallel degree", low=1, high=1e6),
     Param("sp", "bool", "sequence parallelism (with tensor parallelism)"),
-    Param("days", "qty", "duration in days", unit="days"),
-    Param("hours", "qty", "duration in hours", unit="h"),
-    Param("duration", "qty", "a duration with a unit ('2 days', '36 h')", unit="s"),
-    Param("gpu_hours", "qty", "GPU-hours", unit="GPU-h"),
-    Param("watts", "qty", "power per GPU (default: the GPU's TDP)", unit="W"),
-    Param("pue", "num", "power usage effectiveness of the data centre (>= 1)"),
-    Param("energy", "qty", "energy", unit="Wh"),
-    Param("intensity", "qty", "grid carbon intensity", unit="kgCO2e/kWh"),
-    Param("price", "qty", "price per GPU-hour", unit="USD/GPU-h"),
-    Param("bytes", "qty", "data size", unit="B"),
-    Param("bandwidth", "qty", "bandwidth (overrides the link's or GPU's)", unit="B/s"),
-    Param("memory", "qty", "memory per GPU (overrides the GPU's)", unit="B"),
+    Param("days", "qty", "duration in days", unit="days", low_open=True, high=1e6),
+    Param("hours", "qty", "duration in hours", unit="h", low_open=True, high=1e7),
+    Param("duration", "qty", "a duration with a unit ('2 days', '36 h')", unit="s", low_open=True, high=1e11),
+    Param("gpu_hours", "qty", "GPU-hours", unit="GPU-h", low_open=True, high=1e13),
+    Param("watts", "qty", "power per GPU (default: the GPU's TDP)", unit="W", low_open=True, high=1e6),
+    Param("pue", "num", "power usage effectiveness of the data centre (>= 1)", low=1, high=10),
+    Param("energy", "qty", "energy", unit="Wh", high=1e18),
+    Param("intensity", "qty", "grid carbon intensity", unit="kgCO2e/kWh", high=10),
+    Param("price", "qty", "price per GPU-hour", unit="USD/GPU-h", high=1e6),
+    Param("bytes", "qty", "data size", unit="B", low_open=True, high=1e21),
+    Param("bandwidth", "qty", "bandwidth (overrides the link's or GPU's)", unit="B/s", low=1, high=1e20),
+    Param("memory", "qty", "memory per GPU (overrides the GPU's)", unit="B", low=1, high=1e16),
     Param("sparse", "bool", "use sparse (2:4) tensor throughput instead of dense"),
     Param("attention", "bool", "include the attention FLOPs term"),
-    Param("efficiency", "frac", "fraction of the peak actually achieved"),
-    Param("overhead", "frac", "extra memory on top of weights and KV cache (activations, CUDA context)"),
-    Param("reserve", "frac", "fraction of GPU memory kept free"),
+    Param("efficiency", "frac", "fraction of the peak actually achieved", low_open=True, high=1),
+    Param("overhead", "frac", "extra memory on top of weights and KV cache (activations, CUDA context)", high=1),
+    Param("reserve", "frac", "fraction of GPU memory kept free", high=1, high_open=True),
     Param("power_of_two", "bool", "round the GPU count up to a power of two (a tensor-parallel size)"),
     Param("optimizer", "bool", "include the optimizer state"),
     Param("direction", "str", "one-way uses the per-direction rate; both counts the two directions",
@@ -281,8 +331,12 @@ BY_PYNAME: dict[str, Formula] = {}
 
 
 def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
-            help: dict[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Result]]:
+            help: dict[str, str] | None = None,
+            at_least: dict[str, float] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Result]]:
     """Register ``fn`` under ``name``; its keyword-only parameters must be names from ``SHARED``.
+
+    ``at_least`` narrows a shared range for this formula (``seq_len`` may be 0 for a decode step, not for a
+    KV cache).
 
     ``fn`` returns ``(value, steps, inputs)``; the wrapper builds the ``Result``.
     """
@@ -294,8 +348,9 @@ def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
             base = SHARED[pname]  # KeyError here is a programming error: add the name to SHARED first
             required = p.default is inspect.Parameter.empty
             text = (help or {}).get(pname, base.help)
-            params.append(Param(base.name, base.kind, text, base.unit, base.choices,
-                                None if required else p.default, required))
+            low = (at_least or {}).get(pname, base.low)
+            params.append(dataclasses.replace(base, help=text, default=None if required else p.default,
+                                              required=required, low=low, low_open=base.low_open and low == base.low))
         ptuple = tuple(params)
         known = {p.name: p for p in ptuple}
 
@@ -311,14 +366,14 @@ def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
             for p in ptuple:
                 if p.required and p.name not in args:
                     raise CalcError(f"{name} needs {p.option.lstrip('-')} ({p.help})")
-            if QUIET.get():
+            token = QUIET.set(True)
+            try:
                 value, _, inputs = fn(**args)
-            else:
-                token = QUIET.set(True)
-                try:
-                    value, _, inputs = fn(**args)
-                finally:
-                    QUIET.reset(token)
+            except (ZeroDivisionError, OverflowError) as exc:
+                raise CalcError(f"{name} gives no finite result for these inputs ({exc})") from None
+            finally:
+                QUIET.reset(token)
+            _check_finite(name, value)
             return Result(name, value, unit, lambda: explained(lambda: fn(**args)), inputs)
 
         wrapper.__name__ = fn.__name__
@@ -334,6 +389,18 @@ def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
     return deco
 
 
+def _check_finite(fname: str, value: Any) -> None:
+    """Inputs inside their ranges can still combine into an overflow; a result is a finite number or an error."""
+    if hasattr(value, "shape"):
+        import numpy as np
+
+        finite = bool(np.isfinite(np.asarray(value, dtype=float)).all())
+    else:
+        finite = isinstance(value, (int, float)) and math.isfinite(value)
+    if not finite:
+        raise CalcError(f"{fname} gives no finite result for these inputs")
+
+
 def _did_you_mean(word: str, options: Any) -> str:
     import difflib
 
@@ -346,7 +413,14 @@ _FALSE = {"0", "false", "no", "off", "n", "f", "none"}
 
 
 def coerce(p: Param, v: Any, fname: str = "") -> Any:
-    """Turn a caller's value into what the formula body expects for parameter ``p``."""
+    """Turn a caller's value into what the formula body expects for parameter ``p``, inside its range."""
+    value = _coerce(p, v, fname)
+    if p.kind in ("num", "qty", "frac"):
+        p.check_range(value)
+    return value
+
+
+def _coerce(p: Param, v: Any, fname: str = "") -> Any:
     kind = p.kind
     if kind == "num":
         if type(v) is int or type(v) is float:
@@ -417,11 +491,26 @@ def coerce(p: Param, v: Any, fname: str = "") -> Any:
     raise AssertionError(kind)
 
 
+# Counts (parameters, tokens, context lengths) are written 70B, 2T, 4k; "B" would otherwise read as bytes.
+COUNT_MULTIPLIERS = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+
+
 def _parse(p: Param, text: str) -> Quantity:
+    stripped = text.strip()
+    if p.kind == "num" and stripped[-1:] in COUNT_MULTIPLIERS:
+        try:
+            q = parse_quantity(stripped[:-1])
+        except ValueError:
+            pass
+        else:
+            if q.dim.is_dimensionless:
+                return Quantity(q.value * COUNT_MULTIPLIERS[stripped[-1]], ONE)
     try:
         return parse_quantity(text)
     except ValueError as exc:
-        raise CalcError(f"{p.name}: {exc}") from None
+        unit_slip = p.kind == "num" and str(exc).startswith("unknown unit") and "did you mean" not in str(exc)
+        hint = " (a count takes k, M, B or T: 4k, 70B)" if unit_slip else ""
+        raise CalcError(f"{p.name} {text!r}: {exc}{hint}") from None
 
 
 def _array_or_number(p: Param, v: Any) -> Any:

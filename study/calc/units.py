@@ -252,10 +252,14 @@ def _build_table() -> dict[str, tuple[float, Dim]]:
 
 _TABLE = _build_table()
 
+# The unit is everything after the number, stripped in Python: a lazy ``(.*?)\s*$`` retried the trailing
+# ``\s*`` at every character, quadratic on an answer full of blanks.
 _NUMBER_RE = re.compile(
-    r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+(?:[eE][-+]?\d+)?)\s*(.*?)\s*$",
+    r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+(?:[eE][-+]?\d+)?)(.*)\Z",
     re.S,
 )
+# Longer than any number with a unit a person types ("1,234,567.89 GB/s"); bounds every pattern's work.
+MAX_QUANTITY_TEXT = 200
 
 
 @lru_cache(maxsize=512)
@@ -267,15 +271,18 @@ def parse_unit(text: str) -> Unit:
     if name in _TABLE:
         f, d = _TABLE[name]
         return Unit(name, f, d)
+    if len(name) > MAX_QUANTITY_TEXT:
+        raise ValueError(f"a {len(name):,}-character unit is not one study knows (limit {MAX_QUANTITY_TEXT})")
     # ``kgCO2e/kWh``, ``USD/GPU-h``, ``tokens/s``: split on / and *, left to right.
-    parts = re.split(r"\s*([/*·])\s*", name)
+    parts = [part.strip() for part in re.split(r"([/*·])", name)]
     factor, dim, op = 1.0, ONE, "*"
     for part in parts:
         if part in ("/", "*", "·"):
             op = part
             continue
         if part not in _TABLE:
-            raise ValueError(f"unknown unit {part!r} in {text!r}{_unit_hint(part)}")
+            where = f" in {text!r}" if part != name else ""
+            raise ValueError(f"unknown unit {part!r}{where}{_unit_hint(part)}")
         f, d = _TABLE[part]
         if op == "/":
             factor, dim = factor / f, dim / d
@@ -304,14 +311,17 @@ def parse_quantity(text: str | int | float) -> Quantity:
         raise ValueError("expected a number with an optional unit, got a boolean")
     if isinstance(text, (int, float)):
         return Quantity(float(text), ONE)
+    if len(text) > MAX_QUANTITY_TEXT:
+        raise ValueError(f"expected a number with an optional unit, got {len(text):,} characters "
+                         f"(limit {MAX_QUANTITY_TEXT})")
     m = _NUMBER_RE.match(text)
     if not m:
         raise ValueError(f"expected a number with an optional unit (like '80 GB' or '1.2e9'), got {text!r}")
-    number, unit = m.group(1), m.group(2)
+    number, unit = m.group(1), m.group(2).strip()
     try:
         u = parse_unit(unit)
-    except ValueError as exc:
-        raise ValueError(f"{exc} (in {text!r})") from None
+    except ValueError:
+        raise  # the caller names the text it read ("cannot read '14.5gb'..."); saying it twice repeats itself
     value = float(number.replace(",", ""))
     if not math.isfinite(value):
         raise ValueError(f"not a finite number: {text!r}")

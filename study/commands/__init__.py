@@ -24,3 +24,23 @@ def bank_for(args: argparse.Namespace) -> Any:
     from study.bank import load_bank
 
     return load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
+
+
+def bounded_number(low: float, high: float, *, low_open: bool = False, unit: str = "") -> Any:
+    """An argparse ``type`` for a float in a range: NaN, infinity and absurd sizes become a usage error
+    (one line, exit 2) instead of a crash deep inside (``--minutes 1e10`` overflowed a datetime)."""
+    import math
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        above = value > low if low_open else value >= low
+        if not (math.isfinite(value) and above and value <= high):
+            bound = f"{'above' if low_open else 'at least'} {low:g} and at most {high:g}{unit}"
+            raise argparse.ArgumentTypeError(f"must be {bound}; got {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse

@@ -30,15 +30,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-class _Parser(argparse.ArgumentParser):
-    """Errors become one line (exit 2 through study.cli) instead of argparse's usage dump."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        from study.cli import UsageError
-
-        raise UsageError(f"{self.prog}: {message}")
-
-
 def run(args: argparse.Namespace) -> int:
     from study.cli import UsageError
 
@@ -50,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     if args.calc_help:
         rest.append("--help")
     if name in CATALOG_TABLES:
+        if "-h" in rest or "--help" in rest:
+            return _catalog_help(name)
         return _catalog_table(name, as_json="--json" in rest)
 
     from study.calc import FUNCTIONS, CalcError, CatalogError
@@ -83,7 +76,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _function_parser(f: Any) -> _Parser:
+def _function_parser(f: Any) -> Any:
+    from study.cli import StudyParser, UsageError
+
+    class _Parser(StudyParser):
+        """Raises instead of exiting: ``run`` is already inside main's one-line error handling."""
+
+        def error(self, message: str) -> None:  # type: ignore[override]
+            raise UsageError(f"calc {f.name}: {message}")
+
     parser = _Parser(prog=f"study calc {f.name}", add_help=False)
     for p in f.params:
         kw: dict[str, Any] = {"dest": p.name, "default": None, "metavar": p.type_label.upper().replace(" ", "-")}
@@ -151,7 +152,8 @@ def _function_help(f: Any) -> None:
     t.add_column("meaning")
     for p in f.params:
         default = "required" if p.required else ("" if p.default is None else str(p.default))
-        t.add_row(p.option, p.type_label, default, p.help)
+        valid = f" ({p.range_short})" if p.kind in ("num", "qty", "frac") else ""
+        t.add_row(p.option, p.type_label, default, p.help + valid)
     t.add_row("--json", "", "", "print {name, inputs, value, unit, display, steps} as JSON")
     c.print(t)
     c.print("\nNumbers take scientific notation and unit suffixes (175e9, 80GB, 400Gb/s, 2 days). A bare number "
@@ -180,6 +182,17 @@ def _value_text(result: Any) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
     return str(v)
+
+
+_CATALOG_WHAT = {"gpus": ("GPU", "gpu"), "models": ("model", "model"), "links": ("interconnect", "link")}
+
+
+def _catalog_help(name: str) -> int:
+    what, option = _CATALOG_WHAT[name]
+    print(f"usage: study calc {name} [--json]\n\n"
+          f"Print the {what} catalog: one row per {what}; the ids are what --{option} takes and what a question's "
+          f"{option}('...') looks up.\n\n  --json  every field of every {what}, in full, as JSON")
+    return 0
 
 
 def _catalog_table(name: str, as_json: bool) -> int:

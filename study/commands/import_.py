@@ -35,14 +35,22 @@ def run(args: argparse.Namespace) -> int:
     from study.progress import StoreError, open_store
     from study.progress.transfer import ImportFormatError
 
+    from study.inputs import MAX_JSON_INPUT, InputFileError, read_bounded
+
+    label = "standard input" if args.file == "-" else args.file
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        data = json.loads(text)
-    except OSError as exc:
-        print(f"study: error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        data = json.loads(read_bounded(args.file, MAX_JSON_INPUT).decode("utf-8"))
+    except InputFileError as exc:
+        print(f"study: error: {exc}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(f"study: error: {label} is not UTF-8 text, so not a backup from `study export`", file=sys.stderr)
         return 1
     except json.JSONDecodeError as exc:
-        print(f"study: error: {args.file} is not JSON: {exc}", file=sys.stderr)
+        print(f"study: error: {label} is not JSON: {exc}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print(f"study: error: {label} nests JSON too deeply to be a backup from `study export`", file=sys.stderr)
         return 1
     try:
         with open_store(default_db_path(args.db)) as store:

@@ -56,6 +56,8 @@ def run_question(args: argparse.Namespace) -> int:
         target = Path(args.out)
         if target.suffix not in (".yaml", ".yml"):
             raise UsageError(f"{args.out}: question files end in .yaml or .yml")
+        if target.exists() and not target.is_file():  # reading a FIFO to append to it would wait forever
+            raise UsageError(f"{args.out} is not a regular file")
     elif installed and args.out != "-":
         raise UsageError("the built-in bank is installed read-only here; give --out FILE (or --out - to print)")
     else:

@@ -4,7 +4,7 @@ import argparse
 import sys
 
 from study.cli import EXIT_USAGE, UsageError
-from study.commands import add_bank_options, bank_for
+from study.commands import add_bank_options, bank_for, bounded_number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="exam: 50 questions in 60 minutes shaped like the real one; practice: feedback after "
                    "each answer; quiz: a custom timed quiz (--count in --minutes) graded at the end")
     p.add_argument("--count", type=int, help="number of questions (exam 50, practice 10)")
-    p.add_argument("--minutes", type=float, help="time limit (exam: 60 for 50 questions, scaled)")
+    p.add_argument("--minutes", type=bounded_number(0, 24 * 60, low_open=True, unit=" minutes"),
+                   help="time limit (exam: 60 for 50 questions, scaled)")
     p.add_argument("--domain", choices=("1", "2", "3"), help="practice one domain")
     p.add_argument("--objective", help="practice one objective, e.g. 2.1")
     p.add_argument("--topic", help="practice one topic id")

@@ -32,11 +32,12 @@ def run(args: argparse.Namespace) -> int:
             if args.exam_date.lower() == "none":
                 store.set_setting("exam_date", None)
             else:
+                from study.text import read_date
+
                 try:
-                    store.set_setting("exam_date", dt.date.fromisoformat(args.exam_date).isoformat())
-                except ValueError:
-                    print(f"study: error: --exam-date {args.exam_date!r} is not a date like 2027-01-15",
-                          file=sys.stderr)
+                    store.set_setting("exam_date", read_date(args.exam_date).isoformat())
+                except ValueError as exc:
+                    print(f"study: error: --exam-date {exc}", file=sys.stderr)
                     return 2
         stats = compute_stats(store, load_bank(), dt.datetime.now().astimezone())
     if args.json:

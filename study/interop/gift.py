@@ -194,10 +194,12 @@ def import_command(args: argparse.Namespace) -> int:
     if out != "-" and Path(out).exists() and not getattr(args, "force", False):
         _err(f"{out} already exists; nothing written (pass --force to replace it, or choose another --out)")
         return 1
+    from study.inputs import MAX_GIFT_INPUT, InputFileError, read_bounded
+
     try:
-        raw = Path(source_path).read_bytes()
-    except OSError as exc:
-        _err(f"cannot read {source_path}: {exc.strerror or exc}")
+        raw = read_bounded(source_path, MAX_GIFT_INPUT)
+    except InputFileError as exc:
+        _err(str(exc))
         return 1
     try:
         source = raw.decode("utf-8")

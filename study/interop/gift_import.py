@@ -25,8 +25,11 @@ SIMPLE_KEYS = ("objective", "difficulty", "topic", "verified", "volatile", "digi
 _ID_RE = re.compile(ID_PATTERN)
 _OBJ_RE = re.compile(OBJECTIVE_PATTERN)
 _TOL_RE = re.compile(TOLERANCE_PATTERN)
-_MOODLE_ID_RE = re.compile(r"\[id:((?:\\]|[^\]\x00-\x1f])+)\]")
-_MOODLE_TAG_RE = re.compile(r"\[tag:((?:\\]|[^\]<>`\x00-\x1f])*)\]")
+MAX_SHORT_VALUE, MAX_TEXT_VALUE = 200, 2000
+# An unescaped '[' cannot be inside an id or tag, so a scan stops at the next '[tag:' instead of running to
+# the end of the line from every opening (quadratic on a long line of unclosed openings).
+_MOODLE_ID_RE = re.compile(r"\[id:((?:\\]|[^\[\]\x00-\x1f])+)\]")
+_MOODLE_TAG_RE = re.compile(r"\[tag:((?:\\]|[^\[\]<>`\x00-\x1f])*)\]")
 _UNIT_SENTENCE_RE = re.compile(re.escape(UNIT_SENTENCE).replace(r"\{unit\}", r"(?P<unit>[^\s.][^\n]*?)") + r"$")
 
 
@@ -100,7 +103,7 @@ def to_markdown(piece: Text, notes: list[Problem]) -> str:
         return re.sub(r"([\\`*_\[\]<>])", r"\\\1", text)
     if piece.format == "markdown":
         return text
-    if piece.format == "moodle" and not re.search(r"</?[A-Za-z][^>]*>|&[#A-Za-z0-9]+;", text):
+    if piece.format == "moodle" and not re.search(r"</?[A-Za-z][^<>]*>|&[#A-Za-z0-9]+;", text):
         return text  # Moodle auto-format without markup reads the same as Markdown
     parser = _HtmlToMarkdown()
     parser.feed(text)
@@ -109,7 +112,8 @@ def to_markdown(piece: Text, notes: list[Problem]) -> str:
         notes.append(Problem(piece.loc, "note", "HTML tags without a Markdown equivalent were removed: "
                              + ", ".join(f"<{t}>" for t in sorted(parser.dropped))))
     out = "".join(parser.out)
-    out = re.sub(r"[ \t]*\n[ \t]*", "\n", out)
+    # Per line rather than re.sub(r"[ \t]*\n[ \t]*"), which rescans a long run of blanks from each of them.
+    out = "\n".join(line.strip(" \t") for line in out.split("\n"))
     return re.sub(r"\n{3,}", "\n\n", out).strip()
 
 
@@ -132,6 +136,8 @@ def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[s
         key, eq, value = rest.partition("=")
         if eq and key in FREE_KEYS:
             value = _uncomment(value)
+            if _too_long(key, value, loc, notes):
+                continue
             if key == "reference":
                 meta["reference"].append(value)
             else:
@@ -140,11 +146,28 @@ def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[s
         for pair in rest.split():
             key, eq, value = pair.partition("=")
             if not eq or key not in SIMPLE_KEYS:
-                notes.append(Problem(loc, "note", f"'// study: {pair}' is not one of "
+                notes.append(Problem(loc, "note", f"'// study: {_clip(pair)}' is not one of "
                                      f"{', '.join(k + '=' for k in (*SIMPLE_KEYS, *FREE_KEYS))}; ignored"))
+                continue
+            if _too_long(key, value, loc, notes):
                 continue
             meta[key] = value
     return meta
+
+
+def _too_long(key: str, value: str, loc: Loc, notes: list[Problem]) -> bool:
+    """A unit, tolerance or id is short and a title or note is a line; bounding them keeps every later
+    pattern's work small whatever a file holds."""
+    limit = MAX_TEXT_VALUE if key in ("reference", "templated", "source") else MAX_SHORT_VALUE
+    if len(value) <= limit:
+        return False
+    notes.append(Problem(loc, "note", f"'// study: {key}=' has a {len(value):,}-character value (limit {limit}); "
+                         "ignored"))
+    return True
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _uncomment(value: str) -> str:
@@ -178,6 +201,7 @@ class Converter:
         self.default_objective = default_objective
         self.result = ImportResult()
         self.ids: set[str] = set()
+        self.next_suffix: dict[str, int] = {}
 
     def problem(self, loc: Loc, kind: str, message: str) -> None:
         self.result.problems.append(Problem(loc, kind, message))
@@ -294,10 +318,13 @@ class Converter:
             base = item.title or " ".join(stem.split()[:8])
             wanted = f"{self.prefix}-{slug(base)}" if self.prefix else slug(base)
             wanted = wanted.strip("-._") or f"{self.prefix or 'gift'}-question"
-        candidate, n = wanted[:80], 2
+        # Count on from the last suffix given to this base: counting from 2 each time made a file of many
+        # same-titled questions quadratic (5,000 took 16 s).
+        candidate, n = wanted[:80], self.next_suffix.get(wanted, 2)
         while candidate in self.ids:
             candidate = f"{wanted[:76]}-{n}"
             n += 1
+        self.next_suffix[wanted] = n
         self.ids.add(candidate)
         return candidate
 

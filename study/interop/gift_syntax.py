@@ -21,7 +21,11 @@ from dataclasses import dataclass, field
 FORMATS = ("markdown", "html", "plain", "moodle")
 ESCAPABLE = "\\~=#{}:n"
 _WEIGHT_RE = re.compile(r"%(-?\d+(?:\.\d*)?)%")
-_NUMBER_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# One way to match each number (not \d+\.?\d*, where the two digit runs can split a long run n ways, so a
+# failed fullmatch on 20,000 digits and a letter took seconds).
+_NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+# Longer than any number, range or number:tolerance; the number patterns never see more than this.
+MAX_NUMBER_TEXT = 200
 _FORMAT_RE = re.compile(r"\[(markdown|html|plain|moodle)\]")
 _TRIM = " \t\n\r\0\x0b"  # PHP trim(), which Moodle applies to lines and pieces
 
@@ -392,6 +396,10 @@ def _numeric(block: _Block, item: Item, start: int, end: int, fmt: str, problems
         value_text, feedback = _split_feedback(block, s, e, fmt)
         literal = value_text.text
         answer = Answer(marker, 100.0 if w is None else w, value_text, feedback, block.loc(s), literal=literal)
+        if len(literal) > MAX_NUMBER_TEXT:
+            problems.append(Problem(value_text.loc, "error", f"a {len(literal):,}-character answer is not a number "
+                                    f"(limit {MAX_NUMBER_TEXT} characters)"))
+            return False
         if literal == "*":
             answer.any_value = True
         elif ".." in literal:

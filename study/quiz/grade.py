@@ -13,7 +13,8 @@ from typing import Any
 
 from study.quiz.instance import LABELS, Instance, format_value, within
 
-_BARE_NUMBER = re.compile(r"^\s*[-+]?(?:\d{1,3}(?:,\d{3})+|\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?\s*$")
+# The mantissa needs a digit: "E0" alone is not a number (float() refused it after this matched).
+_BARE_NUMBER = re.compile(r"^\s*[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 _TRUE = {"t", "true", "yes", "y"}
 _FALSE = {"f", "false", "no", "n"}
 

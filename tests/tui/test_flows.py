@@ -53,6 +53,19 @@ async def test_settings_refuse_a_retention_out_of_range(make_app, store):
         assert store.get_setting("desired_retention", None) == before != 0.99
 
 
+async def test_settings_say_what_is_wrong_with_an_exam_date(make_app, store):
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await settle(pilot, app)
+        app.screen.query_one("#set-exam-date", Input).value = "2027-13-45"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert "month 13 is not 1 to 12" in text_of(app, "#settings-message")
+        assert store.get_setting("exam_date", None) is None
+
+
 async def test_bank_problems_are_shown_not_swallowed(tmp_path, store, clock):
     from study.bank import load_bank
     from study.tui.app import make_app

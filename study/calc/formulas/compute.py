@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from study.calc.specs import GPU, Model
-from study.calc.formulas._common import n, params_for, peak_for, pick, q
+from study.calc.formulas._common import is_array, n, params_for, peak_for, pick, q
 from study.calc.registry import CalcError, Step, formula
 
 
@@ -48,6 +48,7 @@ def training_flops(*, tokens: Any, model: Model | None = None, params: Any = Non
     summary="exact FLOPs per training iteration of a GPT model (Megatron-LM), with or without recompute",
     formula="96 B s l h^2 (1 + s/(6h) + V/(16 l h)) with recompute; 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) without",
     source="Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters, section 5.1",
+    at_least={"seq_len": 1},
 )
 def megatron_flops(*, batch: Any, seq_len: Any = None, model: Model | None = None, layers: Any = None,
                    hidden: Any = None, vocab: Any = None, recompute: str = "full") -> Any:
@@ -197,6 +198,11 @@ def mfu(*, model: Model | None = None, params: Any = None, tokens_per_sec: Any =
     steps.append(Step("achieved", "tokens/s x FLOPs per token", f"{n(tokens_per_sec)} x {q(per_token, 'FLOP')}",
                       q(achieved, "FLOP/s")))
     value = achieved / (gpus * peak)
+    highest = float(value.max()) if is_array(value) else value
+    if highest > 1:
+        # Dense peak is a hard ceiling: a throughput above it means a mistyped rate, GPU count or model.
+        raise CalcError(f"mfu would be {highest:,.0%} of the GPUs' peak; more than 100% cannot happen "
+                        "(check --tokens-per-sec, --gpus and --model)")
     steps.append(Step("MFU", "achieved / (gpus x peak)", f"{q(achieved, 'FLOP/s')} / ({n(gpus)} x {text})",
                       f"{n(value * 100, 3)} %"))
     return value, steps, {"model": model and model.id, "params": N, "tokens_per_sec": tokens_per_sec, "gpus": gpus,

@@ -33,8 +33,6 @@ def _energy(fname: str, gpu_hours: Any, gpus: Any, days: Any, hours: Any, durati
         wtext = f"{n(watts)} W ({gpu.name} TDP)"
     else:
         wtext = f"{n(watts)} W"
-    if pue < 1:
-        raise CalcError(f"{fname}: PUE is at least 1 (facility energy / IT energy); got {pue}")
     value = gh * watts * pue
     steps.append(Step("energy", "GPU-hours x watts per GPU x PUE", f"{n(gh)} GPU-h x {wtext} x {n(pue)}", q(value, "Wh")))
     return value, steps, {"gpu_hours": gh, "watts": watts, "pue": pue, "gpu": gpu and gpu.id}

@@ -64,6 +64,7 @@ def _attention_shape(fname: str, model: Model | None, layers: Any, heads: Any, k
     summary="KV cache size for a context and batch (uses KV heads: GQA/MQA aware)",
     formula="2 x layers x kv_heads x head_dim x seq_len x batch x bytes(dtype)",
     source="NVIDIA Technical Blog, Mastering LLM Techniques: Inference Optimization; HF Transformers docs",
+    at_least={"seq_len": 1},
 )
 def kv_cache(*, seq_len: Any, model: Model | None = None, batch: Any = 1, dtype: str = "fp16",
              layers: Any = None, heads: Any = None, kv_heads: Any = None, head_dim: Any = None,
@@ -134,6 +135,7 @@ def training_memory(*, model: Model | None = None, params: Any = None, zero: Any
     summary="activation memory per GPU for training (Korthikanti), with tp, sequence parallelism, recompute",
     formula="L x s x b x h x (10 + 24/t + 5 a s/(h t)); SP: 34/t + 5as/(ht); selective: 10 + 24/t or 34/t; full: 2",
     source="Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, Table 2",
+    at_least={"seq_len": 1},
 )
 def activation_memory(*, seq_len: Any, model: Model | None = None, batch: Any = 1, layers: Any = None,
                       hidden: Any = None, heads: Any = None, tp: Any = 1, sp: bool = False,
@@ -211,6 +213,7 @@ def _gpu_memory(gpu: GPU | None, memory: Any, fname: str) -> tuple[Any, str]:
     summary="largest batch whose KV cache fits beside the weights",
     formula="floor((memory x tp x (1 - reserve) - weights) / KV cache per sequence)",
     source="vidur memory_planner.py (Microsoft, MLSys 2024); KV cache per NVIDIA inference blog",
+    at_least={"seq_len": 1},
 )
 def max_batch(*, seq_len: Any, model: Model | None = None, gpu: GPU | None = None, memory: Any = None,
               dtype: str = "fp16", tp: Any = 1, reserve: Any = 0.1, params: Any = None, layers: Any = None,

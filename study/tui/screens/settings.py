@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +9,7 @@ from textual.containers import Grid, Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Select, Static
 
+from study.text import read_date
 from study.tui.widgets.footer import StudyFooter
 
 THEMES = [("dark", "textual-dark"), ("light", "textual-light")]
@@ -72,9 +71,9 @@ class SettingsScreen(Screen):
         raw_goal = self.query_one("#set-daily-goal", Input).value.strip()
         raw_ret = self.query_one("#set-retention", Input).value.strip()
         try:
-            exam_date = date.fromisoformat(raw_date).isoformat() if raw_date else None
-        except ValueError:
-            msg.update("The exam date must look like 2027-01-15.")
+            exam_date = read_date(raw_date).isoformat() if raw_date else None
+        except ValueError as exc:
+            msg.update(f"Exam date {exc}.")
             return
         try:
             goal = int(raw_goal) if raw_goal else 20

@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import jsonschema
+
 import pytest
 import yaml
 
@@ -124,9 +126,10 @@ def test_export_never_replaces_a_question_file_or_a_store_without_force(tmp_path
         assert "already exists and is not a" in capsys.readouterr().err
         assert victim.read_bytes() == before
     earlier = tmp_path / "old-export.out"
-    earlier.write_text("an earlier export\n")
-    assert main(["--db", str(db), "export", "--format", fmt, str(earlier)]) == 0  # an export is replaced
-    assert earlier.read_text() != "an earlier export\n"
+    assert main(["--db", str(db), "export", "--format", fmt, str(earlier)]) == 0
+    os.utime(earlier, (0, 0))
+    assert main(["--db", str(db), "export", "--format", fmt, str(earlier)]) == 0  # an earlier export is replaced
+    assert earlier.stat().st_mtime > 0
     assert main(["--db", str(db), "export", "--format", fmt, "--force", str(tmp_path / "mine.yaml")]) == 0
 
 

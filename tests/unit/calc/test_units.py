@@ -3,7 +3,10 @@ from __future__ import annotations
 import pytest
 
 from study.calc import Dim, Quantity, convert, dimension_name, format_quantity, parse_quantity, parse_unit
-from study.calc.units import BANDWIDTH, BYTES, ENERGY, FLOP, FLOP_RATE, ONE, POWER, TIME, DimensionError
+from study.calc.units import (
+    BANDWIDTH, BYTES, CO2, ENERGY, FLOP, FLOP_RATE, GPU_TIME, GPUS, MONEY, ONE, POWER, TIME, TOKEN_RATE, TOKENS,
+    DimensionError,
+)
 
 
 @pytest.mark.parametrize(
@@ -71,15 +74,33 @@ def test_flops_amount_versus_rate() -> None:
     assert parse_unit("TFLOP/s").dim == parse_unit("TFLOPS").dim
 
 
-@pytest.mark.parametrize(
-    "unit",
-    "B KB MB GB TB PB KiB MiB GiB TiB b Kb Mb Gb Tb ns us ms s min h day B/s MB/s GB/s TB/s Gb/s Mb/s "
-    "FLOP GFLOP TFLOP PFLOP EFLOP FLOP/s TFLOP/s PFLOP/s TFLOPS W kW MW Wh kWh MWh GWh kgCO2e tCO2e USD "
-    "GPU-h GPUs tokens tokens/s % 1".split(),
-)
+# Every unit the question format promises, with its factor to the base unit (B, s, FLOP, J, ...) worked out
+# by hand: decimal prefixes are powers of 10, binary ones powers of 2, a bit is 1/8 byte, Wh is 3,600 J.
+PROMISED_UNITS = {
+    "B": (1, BYTES), "KB": (1e3, BYTES), "MB": (1e6, BYTES), "GB": (1e9, BYTES), "TB": (1e12, BYTES),
+    "PB": (1e15, BYTES), "KiB": (1024, BYTES), "MiB": (1024**2, BYTES), "GiB": (1024**3, BYTES),
+    "TiB": (1024**4, BYTES), "b": (0.125, BYTES), "Kb": (125, BYTES), "Mb": (125_000, BYTES),
+    "Gb": (125_000_000, BYTES), "Tb": (125_000_000_000, BYTES),
+    "ns": (1e-9, TIME), "us": (1e-6, TIME), "ms": (1e-3, TIME), "s": (1, TIME), "min": (60, TIME),
+    "h": (3600, TIME), "day": (86_400, TIME),
+    "B/s": (1, BANDWIDTH), "MB/s": (1e6, BANDWIDTH), "GB/s": (1e9, BANDWIDTH), "TB/s": (1e12, BANDWIDTH),
+    "Gb/s": (125_000_000, BANDWIDTH), "Mb/s": (125_000, BANDWIDTH),
+    "FLOP": (1, FLOP), "GFLOP": (1e9, FLOP), "TFLOP": (1e12, FLOP), "PFLOP": (1e15, FLOP), "EFLOP": (1e18, FLOP),
+    "FLOP/s": (1, FLOP_RATE), "TFLOP/s": (1e12, FLOP_RATE), "PFLOP/s": (1e15, FLOP_RATE),
+    "TFLOPS": (1e12, FLOP_RATE),
+    "W": (1, POWER), "kW": (1e3, POWER), "MW": (1e6, POWER),
+    "Wh": (3600, ENERGY), "kWh": (3.6e6, ENERGY), "MWh": (3.6e9, ENERGY), "GWh": (3.6e12, ENERGY),
+    "kgCO2e": (1, CO2), "tCO2e": (1e3, CO2), "USD": (1, MONEY),
+    "GPU-h": (3600, GPU_TIME), "GPUs": (1, GPUS), "tokens": (1, TOKENS), "tokens/s": (1, TOKEN_RATE),
+    "%": (0.01, ONE), "1": (1, ONE),
+}
+
+
+@pytest.mark.parametrize("unit", PROMISED_UNITS)
 def test_every_unit_the_question_format_promises(unit: str) -> None:
+    factor, dim = PROMISED_UNITS[unit]
     u = parse_unit(unit)
-    assert u.factor > 0
+    assert u.factor == pytest.approx(factor, rel=1e-15) and u.dim == dim
 
 
 def test_compound_units() -> None:

@@ -1,0 +1,70 @@
+"""Reading a file a user names (a backup, results, a GIFT file) without hanging or exhausting memory.
+
+``study import /dev/zero`` used to read until memory ran out and a FIFO blocked forever: only regular files
+are read, up to a size limit, and ``-`` reads standard input up to the same limit.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+MiB = 1024 * 1024
+# Far above any real file (one learner's export after months of daily study is well under 10 MB; a class's
+# files are read one by one) and low enough that parsing one cannot exhaust memory.
+MAX_JSON_INPUT = 64 * MiB
+MAX_GIFT_INPUT = 16 * MiB
+
+
+class InputFileError(ValueError):
+    """The file cannot be read as input; the message names it and says why, in one line."""
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), refusing anything but a regular file and anything
+    larger than ``limit`` bytes."""
+    label = os.fspath(path)
+    if label == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise InputFileError(f"standard input is larger than {_size(limit)}")
+        return data
+    try:
+        # O_NONBLOCK: opening a FIFO for reading must not wait for a writer before the type check below.
+        fd = os.open(label, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise InputFileError(f"cannot read {label}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputFileError(f"{label} is {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise InputFileError(f"{label} is {_size(info.st_size)}; the limit is {_size(limit)}")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            data = fh.read(limit + 1)  # a file can grow between the stat and the read
+        except OSError as exc:
+            raise InputFileError(f"cannot read {label}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputFileError(f"{label} is larger than {_size(limit)}")
+    return data
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
+def _size(n: int) -> str:
+    return f"{n / MiB:,.0f} MiB" if n >= MiB else f"{n:,} bytes"
