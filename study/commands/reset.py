@@ -26,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
     with store:
+        if store.notice:
+            print(f"study: {store.notice}", file=sys.stderr)
         counts = store.counts()
         what = (f"{counts['attempts']} answers, {counts['reviews']} card reviews and {counts['sessions']} sessions"
                 + (" and all settings" if args.settings else ""))
