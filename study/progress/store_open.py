@@ -78,7 +78,7 @@ def write_error(path: Path, exc: sqlite3.Error) -> StoreError:
     if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
         return StoreError(f"progress store {path} stayed locked by another process for {BUSY_TIMEOUT_S:.0f} s")
     if code == _SQLITE_FULL:
-        return StoreError(f"progress store {path}: the disk is full, nothing was saved; free some space")
+        return StoreError(f"progress store {path}: the disk is full ({exc}); nothing was written")
     return StoreError(f"progress store {path}: {exc}")
 
 
