@@ -44,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"study: error: {args.file} is not JSON: {exc}", file=sys.stderr)
         return 1
+    except RecursionError:
+        print(f"study: error: {args.file} is nested too deeply to be a progress backup", file=sys.stderr)
+        return 1
     try:
         with open_store(default_db_path(args.db)) as store:
             if store.notice:

@@ -530,7 +530,13 @@ class Store:
         """Everything, as JSON-ready data (see ``study.progress.transfer`` for the format)."""
         from study.progress.transfer import export_data
 
-        return export_data(self)
+        with self._lock:
+            if self._conn is None:
+                raise StoreError("the progress store is closed")
+            try:
+                return export_data(self)
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from exc
 
     def import_data(self, data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
         """Merge (default) or replace with an export; returns counts of rows added. See ``transfer``."""

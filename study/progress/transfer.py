@@ -15,24 +15,21 @@ import datetime as dt
 import json
 from typing import TYPE_CHECKING, Any, Mapping
 
+import fsrs
+
+from study.progress.backup_format import FORMAT, FORMAT_VERSION, ImportFormatError, parse_backup
 from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
-from study.progress.schedule import Rating
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "ImportFormatError", "export_data", "import_data"]
 
 if TYPE_CHECKING:
     from study.progress.store import Store
-
-FORMAT = "study-progress"
-FORMAT_VERSION = 1
 
 _ATTEMPT_KEYS = ("uid", "item_id", "content_hash", "params", "given", "correct", "seconds", "mode",
                  "session_id", "at", "rating", "picked")
 _REVIEW_KEYS = ("uid", "card_id", "content_hash", "rating", "seconds", "at")
 _SESSION_KEYS = ("id", "kind", "started_at", "updated_at", "deadline", "state_json", "finished_at",
                  "report_json")
-
-
-class ImportFormatError(ValueError):
-    """The file is not a progress export this version can read; the message says why."""
 
 
 def export_data(store: "Store") -> dict[str, Any]:
@@ -84,46 +81,24 @@ def export_data(store: "Store") -> dict[str, Any]:
     }
 
 
-def _validate(data: Mapping[str, Any]) -> None:
-    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-        raise ImportFormatError("not a study progress export (missing \"format\": \"study-progress\")")
-    version = data.get("version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise ImportFormatError(
-            f"export format version {version!r} is newer than this study reads ({FORMAT_VERSION}); upgrade study"
-        )
-    for key in ("attempts", "reviews", "sessions", "items"):
-        if not isinstance(data.get(key, []), list):
-            raise ImportFormatError(f"\"{key}\" must be a list")
-    if not isinstance(data.get("settings", {}), Mapping):
-        raise ImportFormatError("\"settings\" must be an object")
-    for n, a in enumerate(data.get("attempts", [])):
-        missing = [k for k in _ATTEMPT_KEYS if k not in a and k not in ("session_id", "rating", "params", "picked")]
-        picked = a.get("picked")
-        if picked is not None and not (isinstance(picked, list) and all(isinstance(p, str) for p in picked)):
-            raise ImportFormatError(f"attempt {n}: \"picked\" must be a list of choice texts")
-        if missing:
-            raise ImportFormatError(f"attempt {n}: missing {', '.join(missing)}")
-    for n, r in enumerate(data.get("reviews", [])):
-        missing = [k for k in _REVIEW_KEYS if k not in r]
-        if missing:
-            raise ImportFormatError(f"review {n}: missing {', '.join(missing)}")
-
-
 def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
     """Restore (``replace=True``: the store becomes exactly the export) or merge (keep local data, add what
-    is new, settings only where unset locally). One transaction: a bad file changes nothing."""
+    is new, settings only where unset locally). The whole file is checked first (``backup_format``) and
+    written in one transaction: a bad file changes nothing."""
     from study.progress.schedule import rating_for
-    from study.progress.store import parse_iso, utc_iso
+    from study.progress.store import utc_iso
 
-    _validate(data)
-    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0}
+    backup = parse_backup(data)
+    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0}
     with store._tx() as conn:
         if replace:
-            for table in ("attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity"):
+            tables = ["attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity"]
+            # A backup from before reports existed says nothing about them: keep the learner's.
+            tables += ["reports"] if backup.reports is not None else []
+            for table in tables:
                 conn.execute(f"DELETE FROM {table}")
-        for s in data.get("sessions", []):
-            row = tuple(s.get(k) for k in _SESSION_KEYS)
+        for s in backup.sessions:
+            row = tuple(getattr(s, k) for k in _SESSION_KEYS)
             cur = conn.execute(
                 f"INSERT INTO sessions({', '.join(_SESSION_KEYS)}) VALUES ({', '.join('?' * len(row))})"
                 " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at,"
@@ -134,52 +109,63 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
             )
             added["sessions"] += cur.rowcount
         touched: set[str] = set()
-        for a in data.get("attempts", []):
-            at = utc_iso(parse_iso(a["at"]))  # type: ignore[arg-type]
-            rating = a.get("rating") or int(rating_for(bool(a["correct"]), float(a["seconds"])))
-            sid = a.get("session_id")
-            if sid is not None:
+        # ON CONFLICT(uid) DO NOTHING, not INSERT OR IGNORE: only a row already there is skipped; a row that
+        # broke a constraint would fail the import rather than vanish (the check above should stop it first).
+        for a in backup.attempts:
+            rating = a.rating or int(rating_for(a.correct, a.seconds))
+            if a.session_id is not None:
                 conn.execute(
-                    "INSERT OR IGNORE INTO sessions(id, kind, started_at, updated_at) VALUES (?, ?, ?, ?)",
-                    (sid, a["mode"], at, at),
+                    "INSERT INTO sessions(id, kind, started_at, updated_at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT(id) DO NOTHING",
+                    (a.session_id, a.mode, a.at, a.at),
                 )
             cur = conn.execute(
-                "INSERT OR IGNORE INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds,"
-                " mode, session_id, at, rating, picked_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (a["uid"], a["item_id"], a["content_hash"], json.dumps(a.get("params") or {}, sort_keys=True),
-                 str(a["given"]), int(bool(a["correct"])), float(a["seconds"]), a["mode"], sid, at, int(rating),
-                 json.dumps(a["picked"], ensure_ascii=False) if a.get("picked") else None),
+                "INSERT INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds,"
+                " mode, session_id, at, rating, picked_json, shown_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(uid) DO NOTHING",
+                (a.uid, a.item_id, a.content_hash, json.dumps(a.params or {}, sort_keys=True), a.given,
+                 int(a.correct), a.seconds, a.mode, a.session_id, a.at, rating,
+                 json.dumps(a.picked, ensure_ascii=False) if a.picked else None, a.shown_json),
             )
             if cur.rowcount:
                 added["attempts"] += 1
-                touched.add(a["item_id"])
-        for r in data.get("reviews", []):
+                touched.add(a.item_id)
+        for r in backup.reviews:
             cur = conn.execute(
-                "INSERT OR IGNORE INTO reviews(uid, card_id, content_hash, rating, seconds, at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (r["uid"], r["card_id"], r["content_hash"], int(Rating(int(r["rating"]))), float(r["seconds"]),
-                 utc_iso(parse_iso(r["at"]))),  # type: ignore[arg-type]
+                "INSERT INTO reviews(uid, card_id, content_hash, rating, seconds, at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(uid) DO NOTHING",
+                (r.uid, r.card_id, r.content_hash, r.rating, r.seconds, r.at),
             )
             if cur.rowcount:
                 added["reviews"] += 1
-                touched.add(r["card_id"])
+                touched.add(r.card_id)
+        for rep in backup.reports or ():
+            cur = conn.execute(
+                "INSERT INTO reports(uid, item_id, content_hash, kind, text, context, session_id, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING",
+                (rep.uid, rep.item_id, rep.content_hash, rep.kind, rep.text, rep.context, rep.session_id, rep.at),
+            )
+            added["reports"] += cur.rowcount
         if replace:
-            for i in data.get("items", []):
+            now = utc_iso(dt.datetime.now(dt.timezone.utc))
+            for i in backup.items:
+                # due and last_review are read from the card itself, in the store's fixed-width form, so the
+                # columns the scheduler sorts on always agree with the state it loads.
+                card = fsrs.Card.from_dict(i.card)  # type: ignore[arg-type]
                 conn.execute(
                     "INSERT INTO items(item_id, kind, content_hash, card_json, due, last_review, updated_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (i["item_id"], i["kind"], i["content_hash"], json.dumps(i["card"]), i["due"], i["last_review"],
-                     utc_iso(dt.datetime.now(dt.timezone.utc))),
+                    (i.item_id, i.kind, i.content_hash, card.to_json(), utc_iso(card.due),
+                     utc_iso(card.last_review) if card.last_review else None, now),
                 )
                 added["items"] += 1
         else:
             added["items"] = _replay(store, conn, touched)
         if replace or added["attempts"] or added["reviews"]:
             rebuild_aggregates(conn)
-        settings = data.get("settings", {})
-        for key, value in settings.items():
+        for key, value in backup.settings.values().items():
             cur = conn.execute(
-                "INSERT OR IGNORE INTO settings(key, value) VALUES (?, ?)", (key, json.dumps(value))
+                "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, json.dumps(value))
             )
             added["settings"] += cur.rowcount
     return added
