@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from study.progress.store import MODES, parse_iso, utc_iso
+from study.progress.store import MODES, RETENTION_RANGE, parse_iso, utc_iso
 
 FORMAT = "study-progress"
 FORMAT_VERSION = 1
@@ -28,7 +28,6 @@ UTC = dt.timezone.utc
 EARLIEST = dt.datetime(2000, 1, 1, tzinfo=UTC)
 LATEST = dt.datetime(2100, 1, 1, tzinfo=UTC)
 MAX_DEPTH = 32  # nesting of free-form JSON values (params, settings): deeper is no export of ours
-RETENTION_RANGE = (0.70, 0.97)  # the desired retention the settings screen accepts
 REPORT_KINDS = ("wrong-key", "unclear", "outdated", "other")
 
 
@@ -226,6 +225,19 @@ class Backup(_Row):
                 raise ValueError(f"item {n}: {item.item_id!r} appears twice")
             seen.add(item.item_id)
         return self
+
+
+def usable_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """The settings that pass the checks, one by one: a value damaged on disk is left out of an export
+    rather than make the whole backup impossible to restore."""
+    out = {}
+    for key, value in values.items():
+        try:
+            Settings.model_validate({key: value})
+        except (ValidationError, RecursionError):
+            continue
+        out[key] = value
+    return out
 
 
 def parse_backup(data: Any) -> Backup:

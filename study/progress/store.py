@@ -47,6 +47,7 @@ Mode = Literal["practice", "exam", "review", "quiz"]
 Kind = Literal["card", "question"]
 MODES = ("practice", "exam", "review", "quiz")
 
+RETENTION_RANGE = (0.70, 0.97)  # the desired retention the app offers (FSRS target recall)
 DEFAULT_SETTINGS: dict[str, Any] = {
     "exam_date": None,  # ISO date string, e.g. "2027-01-15"
     "desired_retention": 0.9,  # FSRS target recall at review time
@@ -121,7 +122,7 @@ class Session:
 
     @property
     def report(self) -> Any:
-        return json.loads(self.report_json) if self.report_json else None
+        return stored_json(self.report_json, None) if self.report_json else None
 
 
 @dataclass(frozen=True)
@@ -222,8 +223,9 @@ class Store:
         theme, learner_id (the xAPI export's default actor). Falls back to ``default``, then to
         ``DEFAULT_SETTINGS``."""
         rows = self._query("SELECT value FROM settings WHERE key = ?", (key,))
-        if rows:
-            return json.loads(rows[0][0])
+        value = stored_json(rows[0][0], None) if rows else None
+        if value is not None:
+            return value
         return default if default is not None else DEFAULT_SETTINGS.get(key)
 
     def set_setting(self, key: str, value: Any) -> None:
@@ -240,12 +242,17 @@ class Store:
 
     def settings(self) -> dict[str, Any]:
         out = dict(DEFAULT_SETTINGS)
-        out.update({k: json.loads(v) for k, v in self._query("SELECT key, value FROM settings")})
+        stored = {k: stored_json(v, None) for k, v in self._query("SELECT key, value FROM settings")}
+        out.update({k: v for k, v in stored.items() if v is not None})
         return out
 
     def _retention(self, conn: sqlite3.Connection) -> float:
         row = conn.execute("SELECT value FROM settings WHERE key = 'desired_retention'").fetchone()
-        return float(json.loads(row[0])) if row else float(DEFAULT_SETTINGS["desired_retention"])
+        value = stored_json(row[0], None) if row else None
+        # A value out of range (written by an older import, or damaged on disk) must not stop every answer.
+        if isinstance(value, (int, float)) and RETENTION_RANGE[0] <= value <= RETENTION_RANGE[1]:
+            return float(value)
+        return float(DEFAULT_SETTINGS["desired_retention"])
 
     # -- events ------------------------------------------------------------------------------------------
 
@@ -332,6 +339,10 @@ class Store:
         seconds: float | None,
     ) -> ItemState:
         row = conn.execute("SELECT card_json FROM items WHERE item_id = ?", (item_id,)).fetchone()
+        if row and stored_card(row[0]) is None:
+            # The stored state is damaged: rebuild it from the whole history (this event is already in it).
+            self._replay(conn, item_id)
+            return _item(conn.execute(f"SELECT {_ITEM_COLS} FROM items WHERE item_id = ?", (item_id,)).fetchone())
         card = schedule.review(row[0] if row else None, item_id, rating, at.astimezone(UTC), seconds,
                                desired_retention=self._retention(conn), fuzz=self.fuzz)
         return self._write_item(conn, item_id, kind, content_hash, card)
@@ -471,13 +482,13 @@ class Store:
     def item_state(self, item_id: str) -> ItemState | None:
         """The FSRS state of an item, or None if never seen."""
         rows = self._query(
-            "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items WHERE item_id = ?",
+            f"SELECT {_ITEM_COLS} FROM items WHERE item_id = ?",
             (item_id,),
         )
         return _item(rows[0]) if rows else None
 
     def item_states(self, kind: Kind | None = None) -> list[ItemState]:
-        sql = "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items"
+        sql = f"SELECT {_ITEM_COLS} FROM items"
         rows = self._query(sql + " WHERE kind = ?", (kind,)) if kind else self._query(sql)
         return [_item(r) for r in rows]
 
@@ -604,13 +615,14 @@ class _locked_tx:
 
 _ATTEMPT_COLS = ("item_id, content_hash, params_json, given, correct, seconds, mode, session_id, at, uid,"
                  " picked_json")
+_ITEM_COLS = "item_id, kind, content_hash, card_json, due, last_review"
 _SESSION_COLS = "id, kind, started_at, updated_at, deadline, state_json, finished_at, report_json"
 
 
 def _attempt(row: tuple) -> Attempt:
     item_id, chash, params, given, correct, seconds, mode, sid, at, uid, picked = row
-    return Attempt(item_id, chash, json.loads(params), given, bool(correct), seconds, mode, sid, parse_iso(at), uid,
-                   tuple(json.loads(picked)) if picked else ())
+    return Attempt(item_id, chash, stored_json(params, {}), given, bool(correct), seconds, mode, sid, parse_iso(at),
+                   uid, tuple(stored_json(picked, ())) if picked else ())
 
 
 def _session(row: tuple) -> Session:
@@ -620,7 +632,27 @@ def _session(row: tuple) -> Session:
 
 
 def _item(row: tuple) -> ItemState:
+    item_id, kind, chash, card_json, due, last = row
+    card = stored_card(card_json)
+    if card is None:
+        # Damaged on disk: a new card due at its stored time; the next review rebuilds it from the history.
+        card = schedule.new_card(item_id, parse_iso(due) or dt.datetime.now(UTC))
+    return ItemState(item_id, kind, chash, card, parse_iso(due), parse_iso(last))  # type: ignore[arg-type]
+
+
+def stored_card(card_json: str) -> Any:
+    """The stored FSRS card, or None if its text is damaged (valid pages can still hold a flipped byte)."""
     import fsrs
 
-    item_id, kind, chash, card_json, due, last = row
-    return ItemState(item_id, kind, chash, fsrs.Card.from_json(card_json), parse_iso(due), parse_iso(last))  # type: ignore[arg-type]
+    try:
+        return fsrs.Card.from_json(card_json)
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+
+
+def stored_json(text: str, fallback: Any) -> Any:
+    """A JSON value read back from the store; ``fallback`` if its text is damaged."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return fallback

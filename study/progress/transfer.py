@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import fsrs
 
-from study.progress.backup_format import FORMAT, FORMAT_VERSION, ImportFormatError, parse_backup
+from study.progress.backup_format import FORMAT, FORMAT_VERSION, ImportFormatError, parse_backup, usable_settings
 from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
+from study.progress.store import stored_card, stored_json
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "ImportFormatError", "export_data", "import_data"]
 
@@ -56,18 +57,26 @@ def export_data(store: "Store") -> dict[str, Any]:
                 for r in conn.execute(f"SELECT {', '.join(_SESSION_KEYS)} FROM sessions ORDER BY started_at, id")
             ]
             items = [
-                {"item_id": i, "kind": k, "content_hash": h, "card": json.loads(c), "due": d, "last_review": lr}
+                {"item_id": i, "kind": k, "content_hash": h, "card": _card_dict(c), "due": d, "last_review": lr}
                 for i, k, h, c, d, lr in conn.execute(
                     "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items ORDER BY item_id"
                 )
             ]
-            settings = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
+            settings = {k: stored_json(v, None) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
         finally:
             conn.execute("COMMIT")
+    # Values damaged on disk are left out, so the backup always imports: a card is rebuilt from the history
+    # (as a merge always does), a report or state that no longer parses is dropped, a bad setting skipped.
+    items = [i for i in items if i["card"] is not None]
+    for s in sessions:
+        for key in ("state_json", "report_json"):
+            if s[key] is not None and not isinstance(stored_json(s[key], None), dict):
+                s[key] = None
+    settings = usable_settings(settings)
     for a in attempts:
-        a["params"] = json.loads(a["params"])
+        a["params"] = stored_json(a["params"], {})
         a["correct"] = bool(a["correct"])
-        a["picked"] = json.loads(a["picked"]) if a["picked"] else []
+        a["picked"] = stored_json(a["picked"], []) if a["picked"] else []
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -159,6 +168,8 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
                      utc_iso(card.last_review) if card.last_review else None, now),
                 )
                 added["items"] += 1
+            # Items the backup has no card for (one damaged on disk was left out of it) get theirs rebuilt.
+            added["items"] += _replay(store, conn, touched - {i.item_id for i in backup.items})
         else:
             added["items"] = _replay(store, conn, touched)
         if replace or added["attempts"] or added["reviews"]:
@@ -169,6 +180,11 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
             )
             added["settings"] += cur.rowcount
     return added
+
+
+def _card_dict(card_json: str) -> dict[str, Any] | None:
+    card = stored_card(card_json)
+    return None if card is None else card.to_dict()
 
 
 def _replay(store: "Store", conn, item_ids: set[str]) -> int:

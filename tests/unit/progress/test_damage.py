@@ -230,3 +230,39 @@ def test_every_variant_damages_the_store(populated, tmp_path):
         assert result != ["ok"], variant
         for p in tmp_path.glob("p.db*"):
             os.unlink(p)
+
+
+def test_values_damaged_inside_sound_pages_read_as_missing_and_schedules_are_rebuilt(populated, tmp_path, capsys):
+    """A flipped byte inside a stored text passes SQLite's page checks; the value it spoils must not stop
+    the store. (Also what an older study's import could leave behind, e.g. a retention of "abc".)"""
+    path = tmp_path / "p.db"
+    path.write_bytes(populated)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE items SET card_json = replace(card_json, '\"state\"', '\"stbte\"') WHERE item_id = 'q1'")
+    conn.execute("UPDATE items SET card_json = substr(card_json, 2) WHERE item_id = 'q2'")
+    conn.execute("UPDATE attempts SET params_json = '{\"k\":' WHERE id = 5")
+    conn.execute("UPDATE settings SET value = 'x25' WHERE key = 'daily_goal'")
+    conn.execute("INSERT INTO settings(key, value) VALUES ('desired_retention', '\"abc\"')")
+    conn.execute("UPDATE sessions SET report_json = 'not json' WHERE id = 's1'")
+    conn.commit()
+    conn.close()
+    assert main(["--db", str(path), "stats", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["attempts"] == 300 and stats["settings"]["daily_goal"] == 20
+    with open_store(path, fuzz=False) as s:
+        assert s.notice is None and s.settings()["desired_retention"] == "abc"  # shown as found, not used
+        at = NOW + dt.timedelta(days=30)
+        s.record_attempt(Attempt("q1", "h", {}, "A", True, 10.0, "quiz", None, at))
+        s.record_attempt(Attempt("q2", "h", {}, "A", False, 10.0, "quiz", None, at))
+        rebuilt = s.item_state("q1")
+        assert rebuilt.last_review == at and rebuilt.card.stability is not None
+        assert s.item_state("q2").due < s.item_state("q1").due  # wrong comes back sooner: a real schedule
+        assert [a.params for a in s.history() if a.params == {}]  # the damaged params read as empty
+    backup = tmp_path / "b.json"
+    assert main(["--db", str(path), "export", "--format", "json", str(backup)]) == 0
+    other = tmp_path / "other.db"
+    assert main(["--db", str(other), "import", "--replace", str(backup)]) == 0
+    with open_store(other) as s:
+        assert s.counts()["attempts"] == 302 and s.item_state("q1") is not None
+    assert main(["--db", str(path), "reset", "--yes"]) == 0
+    assert _kept_aside(tmp_path) == []
