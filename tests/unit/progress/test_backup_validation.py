@@ -227,19 +227,34 @@ def _mutated(draw, base: dict) -> dict:
     if draw(st.integers(0, 9)) == 0:
         return draw(_json)
     data = copy.deepcopy(base)
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.integers(1, 2))):
         target = data
         while True:  # walk down to a random value; containers are never empty on the way
             key = draw(st.sampled_from(list(target) if isinstance(target, dict) else range(len(target))))
             child = target[key]
-            if not (isinstance(child, (dict, list)) and child) or draw(st.booleans()):
+            if not (isinstance(child, (dict, list)) and child) or draw(st.integers(0, 4)) == 0:
                 break
             target = child
         if isinstance(target, dict) and draw(st.integers(0, 4)) == 0:
             del target[key]
-        else:
+        elif draw(st.booleans()):
             target[key] = draw(_json)
+        else:  # same JSON type, odd value: what the checks must judge on meaning, not shape
+            target[key] = draw(_like(target[key]))
     return data
+
+
+def _like(value):
+    if isinstance(value, bool):
+        return st.booleans()
+    if isinstance(value, int):
+        return st.sampled_from([0, -1, 1, 4, 5, 10**12, 2**63])
+    if isinstance(value, float):
+        return st.floats(allow_nan=True, allow_infinity=True)
+    if isinstance(value, str):
+        return st.sampled_from(["", "x", "2026-11-30T10:00:00+00:00", "1999-12-31T23:59:59Z", "2100-01-01", "{}",
+                                '{"version": 1}', "null", "[]", "exam", "card", "question", "\x00", "é" * 300])
+    return st.just(value)
 
 
 def test_property_any_backup_gives_a_result_or_one_error(backup, tmp_path_factory):
@@ -248,7 +263,8 @@ def test_property_any_backup_gives_a_result_or_one_error(backup, tmp_path_factor
     with open_store(path, fuzz=False) as store:
         store.record_attempt(Attempt("mine", "h", {}, "A", True, 20.0, "quiz", None, NOW))
 
-        @settings(max_examples=100, deadline=None, database=None,
+        # derandomize: the same examples on every run, so CI is stable; the figures below say they vary
+        @settings(max_examples=100, deadline=None, database=None, derandomize=True,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
         @given(data=_mutated(backup), replace=st.booleans())
         def check(data, replace):
