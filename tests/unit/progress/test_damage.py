@@ -266,3 +266,20 @@ def test_values_damaged_inside_sound_pages_read_as_missing_and_schedules_are_reb
         assert s.counts()["attempts"] == 302 and s.item_state("q1") is not None
     assert main(["--db", str(path), "reset", "--yes"]) == 0
     assert _kept_aside(tmp_path) == []
+
+
+@pytest.mark.slow
+def test_the_installed_command_on_a_damaged_store_says_one_line(populated, tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    path, damaged = _damaged(populated, tmp_path, "truncated to 50%")
+    exe = shutil.which("study", path=str(Path(sys.executable).parent))
+    command = [exe] if exe else [sys.executable, "-m", "study"]
+    for args in (["stats"], ["reset", "--yes"]):
+        done = subprocess.run([*command, "--db", str(path), *args], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr
+    (kept,) = _kept_aside(tmp_path)
+    assert kept.read_bytes() == damaged

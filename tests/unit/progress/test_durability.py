@@ -246,3 +246,22 @@ def test_processes_opening_at_once_create_or_migrate_once(tmp_path, start):
         assert givens == ["p0", "p1", "p2", "p3"]
         assert len(s.history()) == 4 + (4 if start == "v1" else 0)
     assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
+
+
+@pytest.mark.slow
+def test_processes_opening_a_damaged_store_at_once_keep_it_once_and_share_the_fresh_one(tmp_path):
+    path = _populated(tmp_path / "progress.db")
+    damaged = path.read_bytes()[: path.stat().st_size // 2]
+    path.write_bytes(damaged)
+    procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(path), f"p{k}"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(4)]
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [e for _o, e in outs]
+    kept = [p for p in tmp_path.glob("progress.db.corrupt-*") if not p.name.endswith(("-wal", "-shm"))]
+    assert [k.read_bytes() for k in kept] == [damaged]  # moved once, exactly as found
+    assert sum("moved to progress.db.corrupt-" in o for o, _e in outs) == 1
+    with open_store(path) as s:
+        assert s.notice is None and sorted(a.given for a in s.history()) == ["p0", "p1", "p2", "p3"]
