@@ -133,12 +133,16 @@ def move_aside(path: Path) -> Path:
     while any(t.exists() for t in _with_sides(target)):
         target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
         n += 1
-    if path.exists():
-        os.replace(path, target)
-    # A stale WAL or shared-memory file belongs to the moved file; SQLite would apply it to the new one.
-    for side, moved in zip(_with_sides(path), _with_sides(target)):
-        if side != path and side.exists():
-            os.replace(side, moved)
+    try:
+        if path.exists():
+            os.replace(path, target)
+        # A stale WAL or shared-memory file belongs to the moved file; SQLite would apply it to the new one.
+        for side, moved in zip(_with_sides(path), _with_sides(target)):
+            if side != path and side.exists():
+                os.replace(side, moved)
+    except OSError as exc:
+        raise StoreError(f"progress store {path} is damaged and could not be moved aside: "
+                         f"{exc.strerror or exc}; move it away yourself or use another file with --db") from exc
     return target
 
 

@@ -283,3 +283,16 @@ def test_the_installed_command_on_a_damaged_store_says_one_line(populated, tmp_p
         assert "Traceback" not in done.stderr
     (kept,) = _kept_aside(tmp_path)
     assert kept.read_bytes() == damaged
+
+
+def test_a_damaged_store_that_cannot_be_moved_is_one_line_and_left_in_place(populated, tmp_path, monkeypatch, capsys):
+    path, damaged = _damaged(populated, tmp_path, "zeroed pages mid-file")
+
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    assert main(["--db", str(path), "stats"]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("study: error:") and "could not be moved aside" in line
+    assert path.read_bytes() == damaged
