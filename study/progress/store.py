@@ -559,11 +559,19 @@ class Store:
         """A consistent SQLite copy of the whole store (online backup API), safe while others write."""
         target = Path(target)
         with self._lock:
-            dest = sqlite3.connect(target)
+            if self._conn is None:
+                raise StoreError("the progress store is closed")
+            existed = target.exists()
             try:
-                self._conn.backup(dest)
-            finally:
-                dest.close()
+                dest = sqlite3.connect(target)
+                try:
+                    self._conn.backup(dest)
+                finally:
+                    dest.close()
+            except sqlite3.Error as exc:
+                if not existed:  # a half-written copy (a full disk) restores nothing and only takes space
+                    target.unlink(missing_ok=True)
+                raise write_error(target, exc) from exc
         return target
 
     def reset(self, *, keep_settings: bool = True) -> None:

@@ -12,6 +12,7 @@ import errno
 import io
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -193,3 +194,21 @@ def test_reset_whose_erase_hits_a_full_disk_is_one_line_and_erases_nothing(kept,
     assert len(json.loads(backup.read_text())["attempts"]) == 20  # the backup that was written is whole
     with open_store(kept) as s:
         assert len(s.history()) == 20
+
+
+def test_a_sqlite_copy_that_fills_the_disk_leaves_no_partial_file(kept, tmp_path, monkeypatch):
+    with open_store(kept) as s:
+        target = tmp_path / "copy.db"
+        real_connect = sqlite3.connect
+
+        def small_disk(path, *args, **kw):
+            conn = real_connect(path, *args, **kw)
+            if Path(path) == target:
+                conn.execute("PRAGMA max_page_count = 2")  # the copy outgrows it at once
+            return conn
+
+        monkeypatch.setattr(sqlite3, "connect", small_disk)
+        with pytest.raises(StoreError, match="full"):
+            s.backup_to(target)
+        monkeypatch.undo()
+        assert not target.exists() and len(s.history()) == 20
