@@ -7,6 +7,9 @@ carry a ``uid``, which is what makes a merge free of duplicates: importing the s
 
 Merging replays every attempt and review of each touched item in time order through FSRS, so the merged
 schedule is the one the combined history would have produced, not whichever copy was imported last.
+
+An import checks the whole file first against ``study.progress.backup_format`` (which also accepts the
+optional ``reports`` rows and an attempt's ``shown_json``) and writes nothing unless every row passes.
 """
 
 from __future__ import annotations
