@@ -240,6 +240,37 @@ def usable_settings(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def leave_out_unrestorable(data: dict[str, Any]) -> dict[str, int]:
+    """Remove, in place, the rows of an export that an import would refuse (values damaged on disk), so a
+    backup always restores; returns how many were left out, per kind of row."""
+    try:
+        Backup.model_validate(data)
+        return {}
+    except ValidationError:
+        pass
+    left_out = {}
+    rows_of = {"attempts": AttemptRow, "reviews": ReviewRow, "sessions": SessionRow, "items": ItemRow,
+               "reports": ReportRow}
+    for key, model in rows_of.items():
+        rows = data.get(key)
+        if not isinstance(rows, list):
+            continue
+        kept = [row for row in rows if _passes(model, row)]
+        if len(kept) < len(rows):
+            left_out[key] = len(rows) - len(kept)
+            data[key] = kept
+    data["settings"] = usable_settings(data.get("settings") or {})
+    return left_out
+
+
+def _passes(model: type[BaseModel], row: Any) -> bool:
+    try:
+        model.model_validate(row)
+    except (ValidationError, RecursionError):
+        return False
+    return True
+
+
 def parse_backup(data: Any) -> Backup:
     """The checked backup, or ``ImportFormatError`` with one line: how many problems, and the first."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:

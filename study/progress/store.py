@@ -360,8 +360,13 @@ class Store:
         retention = self._retention(conn)
         card = None
         for at, rating, seconds, _h, _k in events:
-            card = schedule.review(card, item_id, Rating(rating), parse_iso(at), seconds,  # type: ignore[arg-type]
+            when = stored_time(at)
+            if when is None:
+                continue  # an event whose time was damaged on disk cannot be placed in the history
+            card = schedule.review(card, item_id, Rating(rating), when, seconds,
                                    desired_retention=retention, fuzz=self.fuzz)
+        if card is None:
+            return
         _at, _r, _s, content_hash, kind = events[-1]
         self._write_item(conn, item_id, kind, content_hash, card)
 
@@ -518,7 +523,7 @@ class Store:
         the history). Includes questions no longer in the bank; filter with ``bank.has_item``."""
         rows = self._query("SELECT item_id, attempts, correct, last_correct, last_at FROM item_totals")
         return {
-            i: ItemSummary(i, n, c, None if lc is None else bool(lc), parse_iso(la))
+            i: ItemSummary(i, n, c, None if lc is None else bool(lc), stored_time(la))
             for i, n, c, lc, la in rows
         }
 
@@ -642,10 +647,13 @@ def _session(row: tuple) -> Session:
 def _item(row: tuple) -> ItemState:
     item_id, kind, chash, card_json, due, last = row
     card = stored_card(card_json)
+    due_at = stored_time(due)
     if card is None:
         # Damaged on disk: a new card due at its stored time; the next review rebuilds it from the history.
-        card = schedule.new_card(item_id, parse_iso(due) or dt.datetime.now(UTC))
-    return ItemState(item_id, kind, chash, card, parse_iso(due), parse_iso(last))  # type: ignore[arg-type]
+        card = schedule.new_card(item_id, due_at or dt.datetime.now(UTC))
+    # The card holds the same two times: it answers for a column damaged on disk.
+    last_at = (stored_time(last) or card.last_review) if last else None
+    return ItemState(item_id, kind, chash, card, due_at or card.due, last_at)
 
 
 def stored_card(card_json: str) -> Any:
@@ -655,6 +663,14 @@ def stored_card(card_json: str) -> Any:
     try:
         return fsrs.Card.from_json(card_json)
     except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+
+
+def stored_time(text: str | None) -> dt.datetime | None:
+    """A timestamp read back from the store; None if absent or damaged on disk."""
+    try:
+        return parse_iso(text)
+    except (ValueError, TypeError):
         return None
 
 

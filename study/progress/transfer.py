@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import fsrs
 
-from study.progress.backup_format import FORMAT, FORMAT_VERSION, ImportFormatError, parse_backup, usable_settings
+from study.progress.backup_format import (
+    FORMAT,
+    FORMAT_VERSION,
+    ImportFormatError,
+    leave_out_unrestorable,
+    parse_backup,
+    usable_settings,
+)
 from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
 from study.progress.store import stored_card, stored_json
 
@@ -80,7 +87,7 @@ def export_data(store: "Store") -> dict[str, Any]:
         a["params"] = stored_json(a["params"], {})
         a["correct"] = bool(a["correct"])
         a["picked"] = stored_json(a["picked"], []) if a["picked"] else []
-    return {
+    data = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "schema": SCHEMA_VERSION,
@@ -91,6 +98,12 @@ def export_data(store: "Store") -> dict[str, Any]:
         "items": items,
         "settings": settings,
     }
+    # A row whose values were damaged on disk (an unreadable time) would make the whole backup impossible
+    # to restore: it is left out, and the file says how many were.
+    left_out = leave_out_unrestorable(data)
+    if left_out:
+        data["left_out_damaged"] = left_out
+    return data
 
 
 def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:

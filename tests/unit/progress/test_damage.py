@@ -296,3 +296,26 @@ def test_a_damaged_store_that_cannot_be_moved_is_one_line_and_left_in_place(popu
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith("study: error:") and "could not be moved aside" in line
     assert path.read_bytes() == damaged
+
+
+def test_times_damaged_inside_sound_pages_do_not_stop_stats_and_the_backup_still_restores(populated, tmp_path,
+                                                                                           capsys):
+    path = tmp_path / "p.db"
+    path.write_bytes(populated)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE attempts SET at = replace(at, '2026-', '2X26-') WHERE id = 7")
+    conn.execute("UPDATE items SET due = replace(due, '2026-', '2X26-') WHERE item_id = 'q3'")
+    conn.execute("UPDATE item_totals SET last_at = replace(last_at, '2026-', '2X26-') WHERE item_id = 'q3'")
+    conn.commit()
+    conn.close()
+    assert main(["--db", str(path), "stats", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["attempts"] == 300
+    with open_store(path) as s:
+        assert s.item_state("q3").due == s.item_state("q3").card.due  # read from the card instead
+    assert main(["--db", str(path), "reset", "--yes"]) == 0
+    (backup,) = tmp_path.glob("p-backup-*.json")
+    assert json.loads(backup.read_text())["left_out_damaged"] == {"attempts": 1, "items": 1}
+    capsys.readouterr()
+    assert main(["--db", str(path), "import", "--replace", str(backup)]) == 0
+    with open_store(path) as s:
+        assert s.counts()["attempts"] == 299 and s.item_state("q3") is not None
