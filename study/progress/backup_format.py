@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -23,6 +24,7 @@ FORMAT = "study-progress"
 FORMAT_VERSION = 1
 
 UTC = dt.timezone.utc
+_STORED_FORM = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00")  # what ``utc_iso`` writes
 # Wide enough for any real history and its FSRS due dates (at most a century ahead); narrow enough that
 # date arithmetic never leaves what a datetime can hold.
 EARLIEST = dt.datetime(2000, 1, 1, tzinfo=UTC)
@@ -36,6 +38,8 @@ class ImportFormatError(ValueError):
 
 
 def _timestamp(text: str) -> str:
+    if _STORED_FORM.fullmatch(text) and "2000" <= text[:4] < "2100":
+        return text  # already the store's own form, in range: the usual case, a hundred thousand times
     try:
         at = parse_iso(text)
     except ValueError:
@@ -47,6 +51,9 @@ def _timestamp(text: str) -> str:
 
 
 def _shallow(value: Any) -> Any:
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    if not any(isinstance(child, (dict, list)) for child in children):
+        return value  # flat: the usual case
     depth, stack = 0, [(value, 1)]
     while stack:
         item, level = stack.pop()
@@ -75,7 +82,6 @@ Text = Annotated[str, Field(min_length=1, max_length=10_000)]
 Timestamp = Annotated[str, AfterValidator(_timestamp)]
 Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False, le=10**7)]
 RatingValue = Annotated[int, Field(ge=1, le=4)]
-JsonValue = Annotated[Any, AfterValidator(_shallow)]
 JsonObjectText = Annotated[str, AfterValidator(_json_object_text)]
 
 
@@ -88,7 +94,7 @@ class AttemptRow(_Row):
     uid: Text
     item_id: Text
     content_hash: str
-    params: dict[str, JsonValue] | None = None
+    params: Annotated[dict[str, Any], AfterValidator(_shallow)] | None = None
     given: str
     correct: bool
     seconds: Seconds
@@ -148,7 +154,7 @@ class ItemRow(_Row):
     item_id: Text
     kind: Literal["card", "question"]
     content_hash: str
-    card: dict[str, JsonValue]
+    card: Annotated[dict[str, Any], AfterValidator(_shallow)]
     due: Timestamp | None = None
     last_review: Timestamp | None = None
 
