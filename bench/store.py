@@ -8,7 +8,8 @@ Prints, each next to a bare-sqlite3 baseline measured in the same run on the sam
 * full statistics (``compute_stats`` over the built-in bank) vs the one aggregate query it cannot avoid
   (a GROUP BY over every attempt);
 * opening the store with its damage check (``PRAGMA quick_check`` over every page, see
-  ``study.progress.store_open``) vs the same open without the check.
+  ``study.progress.store_open``) vs the same open without the check;
+* checking a whole backup before an import (``backup_format.parse_backup``) vs parsing its JSON text.
 
 Targets from issue 5: under 2 ms per recorded answer, under 100 ms for the statistics.
 
@@ -30,9 +31,10 @@ from pathlib import Path
 
 from study.bank import load_bank
 from study.progress import Attempt, open_store, store_open
+from study.progress.backup_format import parse_backup
+from study.progress.migrations import rebuild_aggregates
 from study.progress.schedule import rating_for
 from study.progress.stats import compute_stats
-from study.progress.migrations import rebuild_aggregates
 from study.progress.transfer import _replay
 
 UTC = dt.timezone.utc
@@ -141,6 +143,11 @@ def main() -> None:
             store_open._check_connection = checked
         bare_open_ms = median_ms(lambda k: sqlite3.connect(tmp_path / "progress.db").execute(
             "PRAGMA user_version").fetchone(), 20)
+        # What checking a backup before an import costs, against reading the same backup's JSON text.
+        backup = store.export_data()
+        text = json.dumps(backup)
+        check_ms = median_ms(lambda k: parse_backup(backup), 3)
+        read_ms = median_ms(lambda k: json.loads(text), 3)
         store.close()
 
     print(f"{'measure (median)':44} {'ours ms':>9} {'baseline ms':>12} {'ratio':>7}")
@@ -153,6 +160,8 @@ def main() -> None:
           f"{open_ms / bare_open_ms:7.2f}x")
     print(f"{'open store with quick_check vs without':44} {open_ms:9.3f} {unchecked_ms:12.3f} "
           f"{open_ms / unchecked_ms:7.2f}x")
+    print(f"{'check a backup before import vs json.loads':44} {check_ms:9.3f} {read_ms:12.3f} "
+          f"{check_ms / read_ms:7.2f}x")
     print(f"targets: record < 2 ms -> {'met' if full < 2 else 'MISSED'} ({full:.2f} ms); "
           f"statistics < 100 ms -> {'met' if stats_ms < 100 else 'MISSED'} ({stats_ms:.1f} ms)")
 
