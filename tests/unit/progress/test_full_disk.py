@@ -212,3 +212,22 @@ def test_a_sqlite_copy_that_fills_the_disk_leaves_no_partial_file(kept, tmp_path
             s.backup_to(target)
         monkeypatch.undo()
         assert not target.exists() and len(s.history()) == 20
+
+
+def test_any_command_whose_store_write_fails_midway_says_one_line(kept, monkeypatch, capsys):
+    import study.progress
+
+    real_open = study.progress.open_store
+
+    def full_after_open(path, **kw):
+        store = real_open(path, **kw)
+        store._conn = FullDisk(store._conn, "statement")
+        return store
+
+    monkeypatch.setattr(study.progress, "open_store", full_after_open)
+    assert main(["--db", str(kept), "stats", "--exam-date", "2030-01-01"]) == 1
+    monkeypatch.undo()
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("study: error: progress store") and "disk is full" in line
+    with open_store(kept) as s:
+        assert s.get_setting("exam_date") is None and len(s.history()) == 20
