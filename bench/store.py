@@ -6,7 +6,10 @@ Prints, each next to a bare-sqlite3 baseline measured in the same run on the sam
   ``synchronous=FULL``) vs a bare ``INSERT`` + commit with the same pragmas; and the price of durability:
   the same two with ``synchronous=NORMAL`` (which can lose the last commits on power loss, not on a crash);
 * full statistics (``compute_stats`` over the built-in bank) vs the one aggregate query it cannot avoid
-  (a GROUP BY over every attempt).
+  (a GROUP BY over every attempt);
+* opening the store with its damage check (``PRAGMA quick_check`` over every page, see
+  ``study.progress.store_open``) vs the same open without the check;
+* checking a whole backup before an import (``backup_format.parse_backup``) vs parsing its JSON text.
 
 Targets from issue 5: under 2 ms per recorded answer, under 100 ms for the statistics.
 
@@ -27,10 +30,11 @@ import uuid
 from pathlib import Path
 
 from study.bank import load_bank
-from study.progress import Attempt, open_store
+from study.progress import Attempt, open_store, store_open
+from study.progress.backup_format import parse_backup
+from study.progress.migrations import rebuild_aggregates
 from study.progress.schedule import rating_for
 from study.progress.stats import compute_stats
-from study.progress.migrations import rebuild_aggregates
 from study.progress.transfer import _replay
 
 UTC = dt.timezone.utc
@@ -104,6 +108,8 @@ def main() -> None:
         t0 = time.perf_counter()
         store = open_store(tmp_path / "progress.db")
         fill(store, bank, args.attempts, now, rng)
+        # At rest, as after any session closes: the year of data in the file, not waiting in the WAL.
+        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         print(f"filled {args.attempts:,} answers + {args.attempts // 10:,} card reviews in "
               f"{time.perf_counter() - t0:.1f} s; {len(bank.questions)} questions, {len(bank.cards)} cards; "
               f"file {(tmp_path / 'progress.db').stat().st_size / 1e6:.1f} MB")
@@ -128,8 +134,20 @@ def main() -> None:
             "SELECT item_id, count(*), sum(correct) FROM attempts GROUP BY item_id").fetchall(),
             max(5, args.repeat // 20))
         open_ms = median_ms(lambda k: open_store(tmp_path / "progress.db").close(), 20)
+        # The same open without the damage check (quick_check of every page), to price that check alone.
+        checked = store_open._check_connection
+        store_open._check_connection = lambda conn: None
+        try:
+            unchecked_ms = median_ms(lambda k: open_store(tmp_path / "progress.db").close(), 20)
+        finally:
+            store_open._check_connection = checked
         bare_open_ms = median_ms(lambda k: sqlite3.connect(tmp_path / "progress.db").execute(
             "PRAGMA user_version").fetchone(), 20)
+        # What checking a backup before an import costs, against reading the same backup's JSON text.
+        backup = store.export_data()
+        text = json.dumps(backup)
+        check_ms = median_ms(lambda k: parse_backup(backup), 3)
+        read_ms = median_ms(lambda k: json.loads(text), 3)
         store.close()
 
     print(f"{'measure (median)':44} {'ours ms':>9} {'baseline ms':>12} {'ratio':>7}")
@@ -140,6 +158,10 @@ def main() -> None:
     print(f"{'full statistics (compute_stats)':44} {stats_ms:9.3f} {agg_ms:12.3f} {stats_ms / agg_ms:7.2f}x")
     print(f"{'open store (checks + pragmas) vs bare open':44} {open_ms:9.3f} {bare_open_ms:12.3f} "
           f"{open_ms / bare_open_ms:7.2f}x")
+    print(f"{'open store with quick_check vs without':44} {open_ms:9.3f} {unchecked_ms:12.3f} "
+          f"{open_ms / unchecked_ms:7.2f}x")
+    print(f"{'check a backup before import vs json.loads':44} {check_ms:9.3f} {read_ms:12.3f} "
+          f"{check_ms / read_ms:7.2f}x")
     print(f"targets: record < 2 ms -> {'met' if full < 2 else 'MISSED'} ({full:.2f} ms); "
           f"statistics < 100 ms -> {'met' if stats_ms < 100 else 'MISSED'} ({stats_ms:.1f} ms)")
 

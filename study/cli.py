@@ -120,11 +120,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         raise
     except Exception as exc:
-        # A bank that cannot be built (a mistyped --content or --questions, a broken blueprint) is one line,
-        # whichever command met it; anything else is a bug and keeps its traceback.
+        # A bank that cannot be built (a mistyped --content or --questions, a broken blueprint) or a progress
+        # store that fails mid-command (a full disk, damage found in use) is one line, whichever command met
+        # it; anything else is a bug and keeps its traceback.
         from study.bank.bank import BankError
+        from study.progress.store_open import StoreError
 
-        if not isinstance(exc, BankError):
+        if not isinstance(exc, (BankError, StoreError)):
             raise
         print(f"study: error: {exc}", file=sys.stderr)
         return EXIT_FINDINGS

@@ -26,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
     with store:
+        if store.notice:
+            print(f"study: {store.notice}", file=sys.stderr)
         counts = store.counts()
         what = (f"{counts['attempts']} answers, {counts['reviews']} card reviews and {counts['sessions']} sessions"
                 + (" and all settings" if args.settings else ""))
@@ -39,14 +41,25 @@ def run(args: argparse.Namespace) -> int:
                 return 1
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
         backup = path.with_name(f"{path.stem}-backup-{stamp}.json")
+        data = store.export_data()
         try:
             with open(backup, "x", encoding="utf-8") as fh:
-                json.dump(store.export_data(), fh, ensure_ascii=False)
-                fh.flush()
-                os.fsync(fh.fileno())
+                try:
+                    json.dump(data, fh, ensure_ascii=False)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                except BaseException:
+                    # A half-written backup (a full disk) restores nothing and only takes space.
+                    fh.close()
+                    os.unlink(backup)
+                    raise
         except OSError as exc:
             print(f"study: error: backup failed, nothing erased: {exc.strerror or exc}", file=sys.stderr)
             return 1
-        store.reset(keep_settings=not args.settings)
+        try:
+            store.reset(keep_settings=not args.settings)
+        except StoreError as exc:
+            print(f"study: error: nothing erased: {exc} (the backup {backup} is complete)", file=sys.stderr)
+            return 1
     print(f"erased {what}; backup in {backup} (restore with: study import --replace {backup})")
     return 0

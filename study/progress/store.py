@@ -9,8 +9,9 @@ Durability choices (see ``bench/store.py`` for what they cost):
   transaction can deadlock upgrading a read lock.
 * Schema version in ``PRAGMA user_version``; ``study.progress.migrations`` moves old files forward and a
   file from a newer ``study`` is refused rather than downgraded.
-* A file that is not a SQLite database is renamed aside (``progress.db.corrupt-YYYYmmddTHHMMSS``) and a
-  fresh store is started; ``Store.notice`` says so. Nothing is ever overwritten.
+* A damaged file (checked with ``PRAGMA quick_check`` as it opens, or found broken later) is renamed aside
+  (``progress.db.corrupt-YYYYmmddTHHMMSS``) and a fresh store is started; ``Store.notice`` says so. Nothing
+  is ever overwritten. ``study.progress.store_open`` holds that path.
 * Timestamps are stored as fixed-width UTC ISO strings (``2026-11-30T13:17:12.000000+00:00``), so text order
   is time order and SQL range queries work on them.
 
@@ -31,25 +32,28 @@ from pathlib import Path
 from typing import Any, Literal, Mapping
 
 from study.progress import schedule
-from study.progress.migrations import SCHEMA_VERSION, migrate
 from study.progress.schedule import Rating, rating_for
+from study.progress.store_open import (
+    StoreError,
+    WriteTx,
+    is_damage,
+    open_connection,
+    reopen_after_damage,
+    write_error,
+)
 
 UTC = dt.timezone.utc
 Mode = Literal["practice", "exam", "review", "quiz"]
 Kind = Literal["card", "question"]
 MODES = ("practice", "exam", "review", "quiz")
-BUSY_TIMEOUT_S = 30.0
 
+RETENTION_RANGE = (0.70, 0.97)  # the desired retention the app offers (FSRS target recall)
 DEFAULT_SETTINGS: dict[str, Any] = {
     "exam_date": None,  # ISO date string, e.g. "2027-01-15"
     "desired_retention": 0.9,  # FSRS target recall at review time
     "daily_goal": 20,  # reviews per day
     "theme": None,
 }
-
-
-class StoreError(Exception):
-    """The store cannot be used; ``str(exc)`` is one line fit to show the learner."""
 
 
 def utc_iso(at: dt.datetime) -> str:
@@ -118,7 +122,7 @@ class Session:
 
     @property
     def report(self) -> Any:
-        return json.loads(self.report_json) if self.report_json else None
+        return stored_json(self.report_json, None) if self.report_json else None
 
 
 @dataclass(frozen=True)
@@ -149,8 +153,8 @@ def open_store(path: str | os.PathLike[str] | None = None, *, fuzz: bool = True)
 
     ``path`` None means ``study.paths.default_db_path()`` (``STUDY_DB``, else the platform data dir).
     ``fuzz=False`` makes FSRS intervals deterministic (tests). Raises ``StoreError`` for a store written by
-    a newer version, or a location that cannot be written. A file that is not a database is moved aside
-    and a new store is created; ``store.notice`` then holds the message to show.
+    a newer version, or a location that cannot be written. A damaged file is moved aside and a new store is
+    created; ``store.notice`` then holds the message to show.
     """
     if path is None:
         from study.paths import default_db_path
@@ -165,146 +169,11 @@ class Store:
     def __init__(self, path: Path, *, fuzz: bool = True) -> None:
         self.path = Path(path)
         self.fuzz = fuzz
-        self.notice: str | None = None
         self._lock = threading.RLock()
-        self._conn = self._open()
-
-    # -- opening -----------------------------------------------------------------------------------------
-
-    def _open(self) -> sqlite3.Connection:
-        path = self.path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the folder for the progress store {path}: {exc.strerror or exc}") from exc
-        if path.is_dir():
-            raise StoreError(f"progress store {path} is a folder, not a file")
-        self._check_writable(path)
-        try:
-            # Check the header before SQLite opens the file: closing a connection may delete a -wal file,
-            # and a stale one must be kept beside the file it belongs to.
-            _check_header(path)
-            return self._connect(path)
-        except _NotADatabase as exc:
-            try:
-                # Another process may have replaced the file since we looked: never move a good store.
-                _check_header(path)
-            except _NotADatabase:
-                pass
-            else:
-                if path.stat().st_size:
-                    return self._connect(path)
-            moved = self._move_aside(path)
-            self.notice = (
-                f"{path} was not a valid progress store ({exc}); it was moved to {moved.name} "
-                "and a new, empty store was started"
-            )
-            return self._connect(path)
-
-    @staticmethod
-    def _check_writable(path: Path) -> None:
-        # WAL needs to create -wal and -shm beside the file, so the folder must be writable too.
-        hint = "; choose another file with --db or STUDY_DB"
-        if not os.access(path.parent, os.W_OK | os.X_OK):
-            raise StoreError(f"cannot write the progress store: folder {path.parent} is read-only{hint}")
-        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-            raise StoreError(f"cannot write the progress store: {path} is read-only{hint}")
-
-    def _connect(self, path: Path) -> sqlite3.Connection:
-        try:
-            conn = sqlite3.connect(
-                path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"cannot open the progress store {path}: {exc}") from exc
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            try:
-                version = self._read_version(conn)
-            except sqlite3.DatabaseError as exc:
-                # Only a damaged or non-database file is moved aside; a busy, read-only or failing disk is
-                # reported, because moving a healthy store aside would hide the learner's history.
-                if _errcode(exc) in (_SQLITE_NOTADB, _SQLITE_CORRUPT):
-                    raise _NotADatabase(str(exc)) from exc
-                raise
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"progress store {path} was written by a newer version of study (schema {version}, this "
-                    f"version reads up to {SCHEMA_VERSION}); upgrade study or use another file with --db"
-                )
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreError(f"progress store {path}: cannot switch to WAL journal (got {mode})")
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            if version < SCHEMA_VERSION:
-                try:
-                    with self._write(conn):
-                        # Re-read under the write lock: another process may have migrated meanwhile.
-                        current = conn.execute("PRAGMA user_version").fetchone()[0]
-                        if current < SCHEMA_VERSION:
-                            migrate(conn, current)
-                except sqlite3.Error as exc:
-                    raise StoreError(
-                        f"could not upgrade the progress store {path} from schema {version} to {SCHEMA_VERSION}"
-                        f" ({exc}); it was left unchanged"
-                    ) from exc
-        except _ForeignDatabase:
-            conn.close()
-            raise StoreError(f"{path} is a SQLite database that study did not create; refusing to change it") from None
-        except sqlite3.Error as exc:
-            conn.close()
-            raise _write_error(path, exc) from exc
-        except BaseException:
-            conn.close()
-            raise
-        return conn
-
-    @staticmethod
-    def _read_version(conn: sqlite3.Connection) -> int:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        # Reading the schema forces SQLite to parse the header and first page: a non-database fails here.
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if version == 0 and tables:
-            # Someone else's database (a mistyped --db): not ours to move or change.
-            raise _ForeignDatabase()
-        return version
-
-    @staticmethod
-    def _move_aside(path: Path) -> Path:
-        stamp = dt.datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        target = path.with_name(f"{path.name}.corrupt-{stamp}")
-        n = 1
-        while target.exists():
-            target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-            n += 1
-        os.replace(path, target)
-        # A stale WAL or shared-memory file belongs to the moved file; SQLite would apply it to the new one.
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                os.replace(side, target.with_name(target.name + suffix))
-        return target
+        self._conn: sqlite3.Connection | None
+        self._conn, self.notice = open_connection(self.path)
 
     # -- plumbing ----------------------------------------------------------------------------------------
-
-    class _Tx:
-        def __init__(self, conn: sqlite3.Connection) -> None:
-            self.conn = conn
-
-        def __enter__(self) -> sqlite3.Connection:
-            self.conn.execute("BEGIN IMMEDIATE")
-            return self.conn
-
-        def __exit__(self, exc_type, exc, tb) -> None:
-            if exc_type is None:
-                self.conn.execute("COMMIT")
-            else:
-                self.conn.execute("ROLLBACK")
-
-    @classmethod
-    def _write(cls, conn: sqlite3.Connection) -> "Store._Tx":
-        return cls._Tx(conn)
 
     def _tx(self) -> "_locked_tx":
         return _locked_tx(self)
@@ -313,7 +182,23 @@ class Store:
         with self._lock:
             if self._conn is None:
                 raise StoreError("the progress store is closed")
-            return self._conn.execute(sql, args).fetchall()
+            try:
+                return self._conn.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from exc
+
+    def _failed(self, exc: sqlite3.Error) -> StoreError:
+        """The one-line error for a failed statement. Damage found in use is handled as on opening: the file
+        is kept aside and a fresh store takes over, so the next action works."""
+        if not is_damage(exc):
+            return write_error(self.path, exc)
+        with self._lock:
+            try:
+                self._conn, self.notice = reopen_after_damage(self.path, self._conn, exc)
+            except StoreError as err:
+                self._conn = None
+                return err
+        return StoreError(self.notice)
 
     def close(self) -> None:
         with self._lock:
@@ -338,8 +223,9 @@ class Store:
         theme, learner_id (the xAPI export's default actor). Falls back to ``default``, then to
         ``DEFAULT_SETTINGS``."""
         rows = self._query("SELECT value FROM settings WHERE key = ?", (key,))
-        if rows:
-            return json.loads(rows[0][0])
+        value = stored_json(rows[0][0], None) if rows else None
+        if value is not None:
+            return value
         return default if default is not None else DEFAULT_SETTINGS.get(key)
 
     def set_setting(self, key: str, value: Any) -> None:
@@ -356,12 +242,17 @@ class Store:
 
     def settings(self) -> dict[str, Any]:
         out = dict(DEFAULT_SETTINGS)
-        out.update({k: json.loads(v) for k, v in self._query("SELECT key, value FROM settings")})
+        stored = {k: stored_json(v, None) for k, v in self._query("SELECT key, value FROM settings")}
+        out.update({k: v for k, v in stored.items() if v is not None})
         return out
 
     def _retention(self, conn: sqlite3.Connection) -> float:
         row = conn.execute("SELECT value FROM settings WHERE key = 'desired_retention'").fetchone()
-        return float(json.loads(row[0])) if row else float(DEFAULT_SETTINGS["desired_retention"])
+        value = stored_json(row[0], None) if row else None
+        # A value out of range (written by an older import, or damaged on disk) must not stop every answer.
+        if isinstance(value, (int, float)) and RETENTION_RANGE[0] <= value <= RETENTION_RANGE[1]:
+            return float(value)
+        return float(DEFAULT_SETTINGS["desired_retention"])
 
     # -- events ------------------------------------------------------------------------------------------
 
@@ -448,6 +339,10 @@ class Store:
         seconds: float | None,
     ) -> ItemState:
         row = conn.execute("SELECT card_json FROM items WHERE item_id = ?", (item_id,)).fetchone()
+        if row and stored_card(row[0]) is None:
+            # The stored state is damaged: rebuild it from the whole history (this event is already in it).
+            self._replay(conn, item_id)
+            return _item(conn.execute(f"SELECT {_ITEM_COLS} FROM items WHERE item_id = ?", (item_id,)).fetchone())
         card = schedule.review(row[0] if row else None, item_id, rating, at.astimezone(UTC), seconds,
                                desired_retention=self._retention(conn), fuzz=self.fuzz)
         return self._write_item(conn, item_id, kind, content_hash, card)
@@ -465,8 +360,13 @@ class Store:
         retention = self._retention(conn)
         card = None
         for at, rating, seconds, _h, _k in events:
-            card = schedule.review(card, item_id, Rating(rating), parse_iso(at), seconds,  # type: ignore[arg-type]
+            when = stored_time(at)
+            if when is None:
+                continue  # an event whose time was damaged on disk cannot be placed in the history
+            card = schedule.review(card, item_id, Rating(rating), when, seconds,
                                    desired_retention=retention, fuzz=self.fuzz)
+        if card is None:
+            return
         _at, _r, _s, content_hash, kind = events[-1]
         self._write_item(conn, item_id, kind, content_hash, card)
 
@@ -587,13 +487,13 @@ class Store:
     def item_state(self, item_id: str) -> ItemState | None:
         """The FSRS state of an item, or None if never seen."""
         rows = self._query(
-            "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items WHERE item_id = ?",
+            f"SELECT {_ITEM_COLS} FROM items WHERE item_id = ?",
             (item_id,),
         )
         return _item(rows[0]) if rows else None
 
     def item_states(self, kind: Kind | None = None) -> list[ItemState]:
-        sql = "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items"
+        sql = f"SELECT {_ITEM_COLS} FROM items"
         rows = self._query(sql + " WHERE kind = ?", (kind,)) if kind else self._query(sql)
         return [_item(r) for r in rows]
 
@@ -623,7 +523,7 @@ class Store:
         the history). Includes questions no longer in the bank; filter with ``bank.has_item``."""
         rows = self._query("SELECT item_id, attempts, correct, last_correct, last_at FROM item_totals")
         return {
-            i: ItemSummary(i, n, c, None if lc is None else bool(lc), parse_iso(la))
+            i: ItemSummary(i, n, c, None if lc is None else bool(lc), stored_time(la))
             for i, n, c, lc, la in rows
         }
 
@@ -636,7 +536,7 @@ class Store:
         """Row counts per table (for ``study stats`` and the reset confirmation)."""
         with self._lock:
             return {
-                t: self._conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                t: self._query(f"SELECT count(*) FROM {t}")[0][0]
                 for t in ("attempts", "reviews", "sessions", "items", "settings")
             }
 
@@ -646,7 +546,13 @@ class Store:
         """Everything, as JSON-ready data (see ``study.progress.transfer`` for the format)."""
         from study.progress.transfer import export_data
 
-        return export_data(self)
+        with self._lock:
+            if self._conn is None:
+                raise StoreError("the progress store is closed")
+            try:
+                return export_data(self)
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from exc
 
     def import_data(self, data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
         """Merge (default) or replace with an export; returns counts of rows added. See ``transfer``."""
@@ -658,11 +564,19 @@ class Store:
         """A consistent SQLite copy of the whole store (online backup API), safe while others write."""
         target = Path(target)
         with self._lock:
-            dest = sqlite3.connect(target)
+            if self._conn is None:
+                raise StoreError("the progress store is closed")
+            existed = target.exists()
             try:
-                self._conn.backup(dest)
-            finally:
-                dest.close()
+                dest = sqlite3.connect(target)
+                try:
+                    self._conn.backup(dest)
+                finally:
+                    dest.close()
+            except sqlite3.Error as exc:
+                if not existed:  # a half-written copy (a full disk) restores nothing and only takes space
+                    target.unlink(missing_ok=True)
+                raise write_error(target, exc) from exc
         return target
 
     def reset(self, *, keep_settings: bool = True) -> None:
@@ -674,35 +588,13 @@ class Store:
                 conn.execute("DELETE FROM settings")
 
 
-class _NotADatabase(Exception):
-    pass
-
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-def _check_header(path: Path) -> None:
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(_SQLITE_MAGIC))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise StoreError(f"cannot read the progress store {path}: {exc.strerror or exc}") from exc
-    if head and head != _SQLITE_MAGIC:
-        raise _NotADatabase("file is not a database")
-
-
-class _ForeignDatabase(Exception):
-    pass
-
-
 class _locked_tx:
-    """``with store._tx() as conn``: the store's lock plus one ``BEGIN IMMEDIATE`` transaction."""
+    """``with store._tx() as conn``: the store's lock plus one ``BEGIN IMMEDIATE`` transaction. Any SQLite error
+    inside comes out as a one-line ``StoreError`` (see ``Store._failed``), after the rollback."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.tx: Store._Tx | None = None
+        self.tx: WriteTx | None = None
 
     def __enter__(self) -> sqlite3.Connection:
         self.store._lock.acquire()
@@ -710,11 +602,13 @@ class _locked_tx:
             self.store._lock.release()
             raise StoreError("the progress store is closed")
         try:
-            self.tx = Store._Tx(self.store._conn)
+            self.tx = WriteTx(self.store._conn)
             return self.tx.__enter__()
         except sqlite3.Error as exc:
-            self.store._lock.release()
-            raise _write_error(self.store.path, exc) from exc
+            try:
+                raise self.store._failed(exc) from exc
+            finally:
+                self.store._lock.release()
         except BaseException:
             self.store._lock.release()
             raise
@@ -725,46 +619,23 @@ class _locked_tx:
             try:
                 self.tx.__exit__(exc_type, exc, tb)
             except sqlite3.Error as err:
-                raise _write_error(self.store.path, err) from err
+                raise self.store._failed(err) from err
+            if isinstance(exc, sqlite3.Error):
+                raise self.store._failed(exc) from exc
         finally:
             self.store._lock.release()
 
 
-_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 6, 8, 11, 14, 26
-
-
-def _errcode(exc: sqlite3.Error) -> int | None:
-    # Primary result code (the low byte); sqlite_errorcode exists from Python 3.11.
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF
-    text = str(exc).lower()
-    for needle, value in (("not a database", _SQLITE_NOTADB), ("malformed", _SQLITE_CORRUPT),
-                          ("readonly", _SQLITE_READONLY), ("unable to open", _SQLITE_CANTOPEN),
-                          ("locked", _SQLITE_BUSY)):
-        if needle in text:
-            return value
-    return None
-
-
-def _write_error(path: Path, exc: sqlite3.Error) -> StoreError:
-    code = _errcode(exc)
-    if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN):
-        return StoreError(f"cannot write the progress store {path}: {exc}; choose another file with --db or STUDY_DB")
-    if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
-        return StoreError(f"progress store {path} stayed locked by another process for {BUSY_TIMEOUT_S:.0f} s")
-    return StoreError(f"progress store {path}: {exc}")
-
-
 _ATTEMPT_COLS = ("item_id, content_hash, params_json, given, correct, seconds, mode, session_id, at, uid,"
                  " picked_json")
+_ITEM_COLS = "item_id, kind, content_hash, card_json, due, last_review"
 _SESSION_COLS = "id, kind, started_at, updated_at, deadline, state_json, finished_at, report_json"
 
 
 def _attempt(row: tuple) -> Attempt:
     item_id, chash, params, given, correct, seconds, mode, sid, at, uid, picked = row
-    return Attempt(item_id, chash, json.loads(params), given, bool(correct), seconds, mode, sid, parse_iso(at), uid,
-                   tuple(json.loads(picked)) if picked else ())
+    return Attempt(item_id, chash, stored_json(params, {}), given, bool(correct), seconds, mode, sid, parse_iso(at),
+                   uid, tuple(stored_json(picked, ())) if picked else ())
 
 
 def _session(row: tuple) -> Session:
@@ -774,7 +645,38 @@ def _session(row: tuple) -> Session:
 
 
 def _item(row: tuple) -> ItemState:
+    item_id, kind, chash, card_json, due, last = row
+    card = stored_card(card_json)
+    due_at = stored_time(due)
+    if card is None:
+        # Damaged on disk: a new card due at its stored time; the next review rebuilds it from the history.
+        card = schedule.new_card(item_id, due_at or dt.datetime.now(UTC))
+    # The card holds the same two times: it answers for a column damaged on disk.
+    last_at = (stored_time(last) or card.last_review) if last else None
+    return ItemState(item_id, kind, chash, card, due_at or card.due, last_at)
+
+
+def stored_card(card_json: str) -> Any:
+    """The stored FSRS card, or None if its text is damaged (valid pages can still hold a flipped byte)."""
     import fsrs
 
-    item_id, kind, chash, card_json, due, last = row
-    return ItemState(item_id, kind, chash, fsrs.Card.from_json(card_json), parse_iso(due), parse_iso(last))  # type: ignore[arg-type]
+    try:
+        return fsrs.Card.from_json(card_json)
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+
+
+def stored_time(text: str | None) -> dt.datetime | None:
+    """A timestamp read back from the store; None if absent or damaged on disk."""
+    try:
+        return parse_iso(text)
+    except (ValueError, TypeError):
+        return None
+
+
+def stored_json(text: str, fallback: Any) -> Any:
+    """A JSON value read back from the store; ``fallback`` if its text is damaged."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return fallback

@@ -7,6 +7,9 @@ carry a ``uid``, which is what makes a merge free of duplicates: importing the s
 
 Merging replays every attempt and review of each touched item in time order through FSRS, so the merged
 schedule is the one the combined history would have produced, not whichever copy was imported last.
+
+An import checks the whole file first against ``study.progress.backup_format`` (which also accepts the
+optional ``reports`` rows and an attempt's ``shown_json``) and writes nothing unless every row passes.
 """
 
 from __future__ import annotations
@@ -15,24 +18,29 @@ import datetime as dt
 import json
 from typing import TYPE_CHECKING, Any, Mapping
 
+import fsrs
+
+from study.progress.backup_format import (
+    FORMAT,
+    FORMAT_VERSION,
+    ImportFormatError,
+    leave_out_unrestorable,
+    parse_backup,
+    usable_settings,
+)
 from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
-from study.progress.schedule import Rating
+from study.progress.store import stored_card, stored_json
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "ImportFormatError", "export_data", "import_data"]
 
 if TYPE_CHECKING:
     from study.progress.store import Store
-
-FORMAT = "study-progress"
-FORMAT_VERSION = 1
 
 _ATTEMPT_KEYS = ("uid", "item_id", "content_hash", "params", "given", "correct", "seconds", "mode",
                  "session_id", "at", "rating", "picked")
 _REVIEW_KEYS = ("uid", "card_id", "content_hash", "rating", "seconds", "at")
 _SESSION_KEYS = ("id", "kind", "started_at", "updated_at", "deadline", "state_json", "finished_at",
                  "report_json")
-
-
-class ImportFormatError(ValueError):
-    """The file is not a progress export this version can read; the message says why."""
 
 
 def export_data(store: "Store") -> dict[str, Any]:
@@ -59,19 +67,27 @@ def export_data(store: "Store") -> dict[str, Any]:
                 for r in conn.execute(f"SELECT {', '.join(_SESSION_KEYS)} FROM sessions ORDER BY started_at, id")
             ]
             items = [
-                {"item_id": i, "kind": k, "content_hash": h, "card": json.loads(c), "due": d, "last_review": lr}
+                {"item_id": i, "kind": k, "content_hash": h, "card": _card_dict(c), "due": d, "last_review": lr}
                 for i, k, h, c, d, lr in conn.execute(
                     "SELECT item_id, kind, content_hash, card_json, due, last_review FROM items ORDER BY item_id"
                 )
             ]
-            settings = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
+            settings = {k: stored_json(v, None) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
         finally:
             conn.execute("COMMIT")
+    # Values damaged on disk are left out, so the backup always imports: a card is rebuilt from the history
+    # (as a merge always does), a report or state that no longer parses is dropped, a bad setting skipped.
+    items = [i for i in items if i["card"] is not None]
+    for s in sessions:
+        for key in ("state_json", "report_json"):
+            if s[key] is not None and not isinstance(stored_json(s[key], None), dict):
+                s[key] = None
+    settings = usable_settings(settings)
     for a in attempts:
-        a["params"] = json.loads(a["params"])
+        a["params"] = stored_json(a["params"], {})
         a["correct"] = bool(a["correct"])
-        a["picked"] = json.loads(a["picked"]) if a["picked"] else []
-    return {
+        a["picked"] = stored_json(a["picked"], []) if a["picked"] else []
+    data = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "schema": SCHEMA_VERSION,
@@ -82,48 +98,32 @@ def export_data(store: "Store") -> dict[str, Any]:
         "items": items,
         "settings": settings,
     }
-
-
-def _validate(data: Mapping[str, Any]) -> None:
-    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-        raise ImportFormatError("not a study progress export (missing \"format\": \"study-progress\")")
-    version = data.get("version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise ImportFormatError(
-            f"export format version {version!r} is newer than this study reads ({FORMAT_VERSION}); upgrade study"
-        )
-    for key in ("attempts", "reviews", "sessions", "items"):
-        if not isinstance(data.get(key, []), list):
-            raise ImportFormatError(f"\"{key}\" must be a list")
-    if not isinstance(data.get("settings", {}), Mapping):
-        raise ImportFormatError("\"settings\" must be an object")
-    for n, a in enumerate(data.get("attempts", [])):
-        missing = [k for k in _ATTEMPT_KEYS if k not in a and k not in ("session_id", "rating", "params", "picked")]
-        picked = a.get("picked")
-        if picked is not None and not (isinstance(picked, list) and all(isinstance(p, str) for p in picked)):
-            raise ImportFormatError(f"attempt {n}: \"picked\" must be a list of choice texts")
-        if missing:
-            raise ImportFormatError(f"attempt {n}: missing {', '.join(missing)}")
-    for n, r in enumerate(data.get("reviews", [])):
-        missing = [k for k in _REVIEW_KEYS if k not in r]
-        if missing:
-            raise ImportFormatError(f"review {n}: missing {', '.join(missing)}")
+    # A row whose values were damaged on disk (an unreadable time) would make the whole backup impossible
+    # to restore: it is left out, and the file says how many were.
+    left_out = leave_out_unrestorable(data)
+    if left_out:
+        data["left_out_damaged"] = left_out
+    return data
 
 
 def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
     """Restore (``replace=True``: the store becomes exactly the export) or merge (keep local data, add what
-    is new, settings only where unset locally). One transaction: a bad file changes nothing."""
+    is new, settings only where unset locally). The whole file is checked first (``backup_format``) and
+    written in one transaction: a bad file changes nothing."""
     from study.progress.schedule import rating_for
-    from study.progress.store import parse_iso, utc_iso
+    from study.progress.store import utc_iso
 
-    _validate(data)
-    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0}
+    backup = parse_backup(data)
+    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0}
     with store._tx() as conn:
         if replace:
-            for table in ("attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity"):
+            tables = ["attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity"]
+            # A backup from before reports existed says nothing about them: keep the learner's.
+            tables += ["reports"] if backup.reports is not None else []
+            for table in tables:
                 conn.execute(f"DELETE FROM {table}")
-        for s in data.get("sessions", []):
-            row = tuple(s.get(k) for k in _SESSION_KEYS)
+        for s in backup.sessions:
+            row = tuple(getattr(s, k) for k in _SESSION_KEYS)
             cur = conn.execute(
                 f"INSERT INTO sessions({', '.join(_SESSION_KEYS)}) VALUES ({', '.join('?' * len(row))})"
                 " ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, updated_at = excluded.updated_at,"
@@ -134,55 +134,73 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
             )
             added["sessions"] += cur.rowcount
         touched: set[str] = set()
-        for a in data.get("attempts", []):
-            at = utc_iso(parse_iso(a["at"]))  # type: ignore[arg-type]
-            rating = a.get("rating") or int(rating_for(bool(a["correct"]), float(a["seconds"])))
-            sid = a.get("session_id")
-            if sid is not None:
+        # ON CONFLICT(uid) DO NOTHING, not INSERT OR IGNORE: only a row already there is skipped; a row that
+        # broke a constraint would fail the import rather than vanish (the check above should stop it first).
+        for a in backup.attempts:
+            rating = a.rating or int(rating_for(a.correct, a.seconds))
+            if a.session_id is not None:
                 conn.execute(
-                    "INSERT OR IGNORE INTO sessions(id, kind, started_at, updated_at) VALUES (?, ?, ?, ?)",
-                    (sid, a["mode"], at, at),
+                    "INSERT INTO sessions(id, kind, started_at, updated_at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT(id) DO NOTHING",
+                    (a.session_id, a.mode, a.at, a.at),
                 )
             cur = conn.execute(
-                "INSERT OR IGNORE INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds,"
-                " mode, session_id, at, rating, picked_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (a["uid"], a["item_id"], a["content_hash"], json.dumps(a.get("params") or {}, sort_keys=True),
-                 str(a["given"]), int(bool(a["correct"])), float(a["seconds"]), a["mode"], sid, at, int(rating),
-                 json.dumps(a["picked"], ensure_ascii=False) if a.get("picked") else None),
+                "INSERT INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds,"
+                " mode, session_id, at, rating, picked_json, shown_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(uid) DO NOTHING",
+                (a.uid, a.item_id, a.content_hash, json.dumps(a.params or {}, sort_keys=True), a.given,
+                 int(a.correct), a.seconds, a.mode, a.session_id, a.at, rating,
+                 json.dumps(a.picked, ensure_ascii=False) if a.picked else None, a.shown_json),
             )
             if cur.rowcount:
                 added["attempts"] += 1
-                touched.add(a["item_id"])
-        for r in data.get("reviews", []):
+                touched.add(a.item_id)
+        for r in backup.reviews:
             cur = conn.execute(
-                "INSERT OR IGNORE INTO reviews(uid, card_id, content_hash, rating, seconds, at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (r["uid"], r["card_id"], r["content_hash"], int(Rating(int(r["rating"]))), float(r["seconds"]),
-                 utc_iso(parse_iso(r["at"]))),  # type: ignore[arg-type]
+                "INSERT INTO reviews(uid, card_id, content_hash, rating, seconds, at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(uid) DO NOTHING",
+                (r.uid, r.card_id, r.content_hash, r.rating, r.seconds, r.at),
             )
             if cur.rowcount:
                 added["reviews"] += 1
-                touched.add(r["card_id"])
+                touched.add(r.card_id)
+        for rep in backup.reports or ():
+            cur = conn.execute(
+                "INSERT INTO reports(uid, item_id, content_hash, kind, text, context, session_id, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING",
+                (rep.uid, rep.item_id, rep.content_hash, rep.kind, rep.text, rep.context, rep.session_id, rep.at),
+            )
+            added["reports"] += cur.rowcount
         if replace:
-            for i in data.get("items", []):
+            now = utc_iso(dt.datetime.now(dt.timezone.utc))
+            for i in backup.items:
+                # due and last_review are read from the card itself, in the store's fixed-width form, so the
+                # columns the scheduler sorts on always agree with the state it loads.
+                card = fsrs.Card.from_dict(i.card)  # type: ignore[arg-type]
                 conn.execute(
                     "INSERT INTO items(item_id, kind, content_hash, card_json, due, last_review, updated_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (i["item_id"], i["kind"], i["content_hash"], json.dumps(i["card"]), i["due"], i["last_review"],
-                     utc_iso(dt.datetime.now(dt.timezone.utc))),
+                    (i.item_id, i.kind, i.content_hash, card.to_json(), utc_iso(card.due),
+                     utc_iso(card.last_review) if card.last_review else None, now),
                 )
                 added["items"] += 1
+            # Items the backup has no card for (one damaged on disk was left out of it) get theirs rebuilt.
+            added["items"] += _replay(store, conn, touched - {i.item_id for i in backup.items})
         else:
             added["items"] = _replay(store, conn, touched)
         if replace or added["attempts"] or added["reviews"]:
             rebuild_aggregates(conn)
-        settings = data.get("settings", {})
-        for key, value in settings.items():
+        for key, value in backup.settings.values().items():
             cur = conn.execute(
-                "INSERT OR IGNORE INTO settings(key, value) VALUES (?, ?)", (key, json.dumps(value))
+                "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, json.dumps(value))
             )
             added["settings"] += cur.rowcount
     return added
+
+
+def _card_dict(card_json: str) -> dict[str, Any] | None:
+    card = stored_card(card_json)
+    return None if card is None else card.to_dict()
 
 
 def _replay(store: "Store", conn, item_ids: set[str]) -> int:

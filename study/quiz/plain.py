@@ -12,6 +12,7 @@ import re
 import textwrap
 from typing import IO
 
+from study.progress.store_open import StoreError
 from study.quiz.clock import Clock
 from study.quiz.grade import AnswerError, Grade, normalize_answer
 from study.quiz.instance import Instance
@@ -133,7 +134,12 @@ def run_plain(
     say(f"{session.mode.capitalize()}: {session.count} {noun}{timed}. {HELP}")
     show = True
     while not session.finished:
-        for alert in session.tick(clock()):
+        try:
+            alerts = session.tick(clock())
+        except StoreError as exc:  # the clock still ran out (or an alert fired); only saving it failed
+            say(_not_saved(exc))
+            alerts = ["time up"] if session.finished else []
+        for alert in alerts:
             say("Time is up: the quiz was submitted." if alert == "time up" else f"Time check: {alert} left.")
         if session.finished:
             break
@@ -195,7 +201,11 @@ def run_plain(
                 show = False
                 continue
             _check_pick_count(session.current, text)
-            grade = session.answer(text, clock())
+            try:
+                grade = session.answer(text, clock())
+            except StoreError as exc:
+                say(_not_saved(exc))
+                grade = session.grade()
             if grade is not None:
                 say(feedback_text(grade, session.current))
             if not session.next(clock()):
@@ -211,7 +221,18 @@ def run_plain(
         except SessionError as exc:
             say(str(exc))
             show = False
-    return session.submit(clock())
+        except StoreError as exc:
+            say(_not_saved(exc))
+    try:
+        return session.submit(clock())
+    except StoreError as exc:
+        say(_not_saved(exc))
+        return session.report
+
+
+def _not_saved(exc: Exception) -> str:
+    # The session lives on in memory; a store that cannot write (a full disk) costs only what it was saving.
+    return f"Could not save that to your progress ({exc}). The quiz goes on; what was saved before is kept."
 
 
 def _end_text(session: QuizSession) -> str:

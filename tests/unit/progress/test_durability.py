@@ -158,7 +158,10 @@ def test_read_only_location_is_a_clear_error(tmp_path, existing):
     folder.mkdir()
     targets = [folder]
     if existing:
-        open_store(folder / "progress.db").close()
+        from study.progress import Attempt
+
+        with open_store(folder / "progress.db") as s:
+            s.record_attempt(Attempt("q", "h", {}, "kept", True, 5.0, "quiz"))
         targets.insert(0, folder / "progress.db")
     immutable = _make_read_only(targets)
     try:
@@ -170,6 +173,44 @@ def test_read_only_location_is_a_clear_error(tmp_path, existing):
         _undo(immutable)
         for p in targets:
             os.chmod(p, 0o755)
+    if existing:  # what was stored is all still there once the location is writable again
+        with open_store(folder / "progress.db") as s:
+            assert s.notice is None and [a.given for a in s.history()] == ["kept"]
+
+
+def _populated(path: Path) -> Path:
+    from study.progress import Attempt
+
+    with open_store(path) as s:
+        for k in range(30):
+            s.record_attempt(Attempt(f"q{k % 5}", "h", {"k": k}, "A", k % 2 == 0, 25.0, "quiz"))
+        s.set_setting("daily_goal", 30)
+    return path
+
+
+def test_store_from_a_newer_study_is_refused_and_left_exactly_as_it_was(tmp_path, capsys, monkeypatch):
+    import io
+
+    from study.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    path = _populated(tmp_path / "progress.db")
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer version of study"):
+        open_store(path)
+    for command in (["stats"], ["reset", "--yes"], ["export"], ["quiz", "--plain", "--count", "1"]):
+        code = main(["--db", str(path), *command])
+        err = capsys.readouterr().err
+        assert "newer version" in err and "Traceback" not in err
+        assert code in (0, 1, 2)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if "corrupt" in p.name or "backup" in p.name] == []
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 30
+    conn.close()
 
 
 OPENER = textwrap.dedent(
@@ -205,3 +246,22 @@ def test_processes_opening_at_once_create_or_migrate_once(tmp_path, start):
         assert givens == ["p0", "p1", "p2", "p3"]
         assert len(s.history()) == 4 + (4 if start == "v1" else 0)
     assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
+
+
+@pytest.mark.slow
+def test_processes_opening_a_damaged_store_at_once_keep_it_once_and_share_the_fresh_one(tmp_path):
+    path = _populated(tmp_path / "progress.db")
+    damaged = path.read_bytes()[: path.stat().st_size // 2]
+    path.write_bytes(damaged)
+    procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(path), f"p{k}"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for k in range(4)]
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [e for _o, e in outs]
+    kept = [p for p in tmp_path.glob("progress.db.corrupt-*") if not p.name.endswith(("-wal", "-shm"))]
+    assert [k.read_bytes() for k in kept] == [damaged]  # moved once, exactly as found
+    assert sum("moved to progress.db.corrupt-" in o for o, _e in outs) == 1
+    with open_store(path) as s:
+        assert s.notice is None and sorted(a.given for a in s.history()) == ["p0", "p1", "p2", "p3"]

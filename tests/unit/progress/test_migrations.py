@@ -97,10 +97,14 @@ def test_failed_migration_rolls_back(tmp_path, monkeypatch):
         raise sqlite3.OperationalError("disk I/O error (simulated)")
 
     monkeypatch.setattr(migrations, "MIGRATIONS", [migrations.MIGRATIONS[0], [*migrations.MIGRATIONS[1][:2], boom]])
-    with pytest.raises(Exception):
+    with pytest.raises(StoreError, match="could not upgrade .* left unchanged"):
         open_store(path)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    original = sqlite3.connect(tmp_path / "orig.db")
+    assert conn.execute("SELECT * FROM attempts ORDER BY id").fetchall() == \
+        original.execute("SELECT * FROM attempts ORDER BY id").fetchall() != []
+    original.close()
     cols = [r[1] for r in conn.execute("PRAGMA table_info(attempts)")]
     assert "uid" not in cols
     conn.close()

@@ -1,0 +1,337 @@
+"""The progress backup format (``study export --format json``), checked whole before an import writes anything.
+
+Each row is held to the rules the store enforces (its CHECK constraints) and to what its readers rely on:
+timestamps a datetime can hold, JSON texts that parse, an FSRS card that loads, a session state the quiz can
+resume, settings in the ranges the app offers. So a backup that imports can always be used afterwards, and
+one that cannot is refused with one line naming how many problems it has and where the first is.
+
+Optional, from schema 6: ``reports`` (a learner's reports of problems with questions) and an attempt's
+``shown_json`` (the question as it was shown).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from study.progress.store import MODES, RETENTION_RANGE, parse_iso, utc_iso
+
+FORMAT = "study-progress"
+FORMAT_VERSION = 1
+
+UTC = dt.timezone.utc
+_STORED_FORM = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00")  # what ``utc_iso`` writes
+# Wide enough for any real history and its FSRS due dates (at most a century ahead); narrow enough that
+# date arithmetic never leaves what a datetime can hold.
+EARLIEST = dt.datetime(2000, 1, 1, tzinfo=UTC)
+LATEST = dt.datetime(2100, 1, 1, tzinfo=UTC)
+MAX_DEPTH = 32  # nesting of free-form JSON values (params, settings): deeper is no export of ours
+REPORT_KINDS = ("wrong-key", "unclear", "outdated", "other")
+
+
+class ImportFormatError(ValueError):
+    """The file is not a progress export this version can read; the message says why, in one line."""
+
+
+def _timestamp(text: str) -> str:
+    if _STORED_FORM.fullmatch(text) and "2000" <= text[:4] < "2100":
+        return text  # already the store's own form, in range: the usual case, a hundred thousand times
+    try:
+        at = parse_iso(text)
+    except ValueError:
+        raise ValueError("not a date and time like 2026-11-30T10:00:00+00:00") from None
+    assert at is not None
+    if not EARLIEST <= at < LATEST:
+        raise ValueError(f"outside {EARLIEST.year}-{LATEST.year - 1}")
+    return utc_iso(at)
+
+
+def _shallow(value: Any) -> Any:
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    if not any(isinstance(child, (dict, list)) for child in children):
+        return value  # flat: the usual case
+    depth, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        depth = max(depth, level)
+        if depth > MAX_DEPTH:
+            raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return value
+
+
+def _json_object_text(text: str) -> str:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError("not JSON text") from None
+    if not isinstance(value, dict):
+        raise ValueError("must be a JSON object")
+    _shallow(value)
+    return text
+
+
+Text = Annotated[str, Field(min_length=1, max_length=10_000)]
+Timestamp = Annotated[str, AfterValidator(_timestamp)]
+Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False, le=10**7)]
+RatingValue = Annotated[int, Field(ge=1, le=4)]
+JsonObjectText = Annotated[str, AfterValidator(_json_object_text)]
+
+
+class _Row(BaseModel):
+    # Strict: "1" is not 1 and 1 is not true; unknown keys (from a later version 1 export) are ignored.
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class AttemptRow(_Row):
+    uid: Text
+    item_id: Text
+    content_hash: str
+    params: Annotated[dict[str, Any], AfterValidator(_shallow)] | None = None
+    given: str
+    correct: bool
+    seconds: Seconds
+    mode: Literal[MODES]  # type: ignore[valid-type]
+    session_id: Text | None = None
+    at: Timestamp
+    rating: RatingValue | None = None
+    picked: list[str] | None = None
+    shown_json: JsonObjectText | None = None
+
+    @field_validator("shown_json", mode="before")
+    @classmethod
+    def _shown_as_text(cls, value: Any) -> Any:
+        # An exporter may write the shown question as an object rather than as its JSON text.
+        if isinstance(value, dict):
+            try:
+                return json.dumps(_shallow(value), ensure_ascii=False, sort_keys=True)
+            except ValueError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+
+class ReviewRow(_Row):
+    uid: Text
+    card_id: Text
+    content_hash: str
+    rating: RatingValue
+    seconds: Seconds
+    at: Timestamp
+
+
+class SessionRow(_Row):
+    id: Text
+    kind: Text
+    started_at: Timestamp
+    updated_at: Timestamp
+    deadline: Timestamp | None = None
+    state_json: JsonObjectText | None = None
+    finished_at: Timestamp | None = None
+    report_json: JsonObjectText | None = None
+
+    @model_validator(mode="after")
+    def _resumable(self) -> "SessionRow":
+        if self.state_json is not None:
+            # The quiz is what reads a saved state back (``--resume``): it decides what is valid.
+            from study.quiz.session import QuizSession
+
+            try:
+                QuizSession.from_json(self.state_json)
+            except Exception as exc:  # any failure here is a state that would fail on resume
+                raise ValueError(f"state_json is not a session the quiz can resume ({type(exc).__name__}: "
+                                 f"{str(exc)[:60]})") from None
+        return self
+
+
+class ItemRow(_Row):
+    item_id: Text
+    kind: Literal["card", "question"]
+    content_hash: str
+    card: Annotated[dict[str, Any], AfterValidator(_shallow)]
+    due: Timestamp | None = None
+    last_review: Timestamp | None = None
+
+    @field_validator("card")
+    @classmethod
+    def _fsrs_card(cls, card: dict[str, Any]) -> dict[str, Any]:
+        import fsrs
+
+        try:
+            loaded = fsrs.Card.from_dict(card)  # type: ignore[arg-type]
+            _timestamp(loaded.due.isoformat())
+            if loaded.last_review is not None:
+                _timestamp(loaded.last_review.isoformat())
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"not an FSRS card ({type(exc).__name__}: {str(exc)[:60]})") from None
+        return card
+
+
+class ReportRow(_Row):
+    uid: Text
+    item_id: Text
+    content_hash: str = ""
+    kind: Literal[REPORT_KINDS]  # type: ignore[valid-type]
+    text: Annotated[str, Field(max_length=10_000)] = ""
+    context: Annotated[str, Field(max_length=10_000)] = ""
+    session_id: Text | None = None
+    at: Timestamp
+
+
+class Settings(_Row):
+    """The settings the app reads, in the ranges it offers; other keys are kept as they are."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
+    exam_date: str | None = None
+    desired_retention: Annotated[float, Field(ge=RETENTION_RANGE[0], le=RETENTION_RANGE[1])] | None = None
+    daily_goal: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    theme: Annotated[str, Field(max_length=40)] | None = None
+    learner_id: Annotated[str, Field(max_length=1_000)] | None = None
+
+    @field_validator("exam_date")
+    @classmethod
+    def _date(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            return dt.date.fromisoformat(value).isoformat()
+        except ValueError:
+            raise ValueError("not a date like 2027-01-15") from None
+
+    @model_validator(mode="after")
+    def _extras_are_plain(self) -> "Settings":
+        for value in (self.model_extra or {}).values():
+            _shallow(value)
+        return self
+
+    def values(self) -> dict[str, Any]:
+        """Key -> value to store; a null means "not set", as ``Store.set_setting(key, None)``."""
+        return {k: v for k, v in self.model_dump().items() if v is not None}
+
+
+class Backup(_Row):
+    attempts: list[AttemptRow] = []
+    reviews: list[ReviewRow] = []
+    sessions: list[SessionRow] = []
+    items: list[ItemRow] = []
+    settings: Settings = Settings()
+    reports: list[ReportRow] | None = None  # None: the backup predates reports, so it says nothing of them
+
+    @model_validator(mode="after")
+    def _one_row_per_item(self) -> "Backup":
+        seen: set[str] = set()
+        for n, item in enumerate(self.items):
+            if item.item_id in seen:
+                raise ValueError(f"item {n}: {item.item_id!r} appears twice")
+            seen.add(item.item_id)
+        return self
+
+
+def usable_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """The settings that pass the checks, one by one: a value damaged on disk is left out of an export
+    rather than make the whole backup impossible to restore."""
+    out = {}
+    for key, value in values.items():
+        try:
+            Settings.model_validate({key: value})
+        except (ValidationError, RecursionError):
+            continue
+        out[key] = value
+    return out
+
+
+def leave_out_unrestorable(data: dict[str, Any]) -> dict[str, int]:
+    """Remove, in place, the rows of an export that an import would refuse (values damaged on disk), so a
+    backup always restores; returns how many were left out, per kind of row."""
+    try:
+        Backup.model_validate(data)
+        return {}
+    except ValidationError:
+        pass
+    left_out = {}
+    rows_of = {"attempts": AttemptRow, "reviews": ReviewRow, "sessions": SessionRow, "items": ItemRow,
+               "reports": ReportRow}
+    for key, model in rows_of.items():
+        rows = data.get(key)
+        if not isinstance(rows, list):
+            continue
+        kept = [row for row in rows if _passes(model, row)]
+        if len(kept) < len(rows):
+            left_out[key] = len(rows) - len(kept)
+            data[key] = kept
+    data["settings"] = usable_settings(data.get("settings") or {})
+    return left_out
+
+
+def _passes(model: type[BaseModel], row: Any) -> bool:
+    try:
+        model.model_validate(row)
+    except (ValidationError, RecursionError):
+        return False
+    return True
+
+
+def parse_backup(data: Any) -> Backup:
+    """The checked backup, or ``ImportFormatError`` with one line: how many problems, and the first."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportFormatError(f"not a study progress export (missing \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ImportFormatError(f"export format version {version!r} is not a whole number; expected {FORMAT_VERSION}")
+    if version > FORMAT_VERSION:
+        raise ImportFormatError(
+            f"export format version {version} is newer than this study reads ({FORMAT_VERSION}); upgrade study"
+        )
+    if version < 1:
+        raise ImportFormatError(f"export format version {version} does not exist; expected {FORMAT_VERSION}")
+    try:
+        return Backup.model_validate(data)
+    except ValidationError as exc:
+        problems = exc.errors(include_url=False)
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        raise ImportFormatError(f"{_describe(problems[0])}{more}; nothing was imported") from None
+    except RecursionError:
+        raise ImportFormatError(f"values nested more than {MAX_DEPTH} levels deep; nothing was imported") from None
+
+
+_ROW_NAMES = {"attempts": "attempt", "reviews": "review", "sessions": "session", "items": "item", "reports": "report"}
+_PLAIN = {
+    "missing": "missing",
+    "list_type": "must be a list",
+    "dict_type": "must be an object",
+    "model_type": "must be an object",
+    "model_attributes_type": "must be an object",
+    "string_type": "must be text",
+    "bool_type": "must be true or false",
+    "int_type": "must be a whole number",
+    "float_type": "must be a number",
+}
+
+
+def _describe(problem: dict[str, Any]) -> str:
+    loc = list(problem["loc"])
+    where = ""
+    if len(loc) >= 2 and loc[0] in _ROW_NAMES and isinstance(loc[1], int):
+        where = f"{_ROW_NAMES[loc[0]]} {loc[1]}: "
+        loc = loc[2:]
+    field = ".".join(str(part) for part in loc)
+    kind = problem["type"]
+    if kind == "value_error":
+        what = str(problem.get("ctx", {}).get("error") or problem["msg"])
+    else:
+        what = _PLAIN.get(kind) or problem["msg"][:1].lower() + problem["msg"][1:]
+    shown = ""
+    if kind != "missing" and not isinstance(problem.get("input"), (dict, list)):
+        shown = f" (got {_short(problem.get('input'))})"
+    return f"{where}\"{field}\" {what}{shown}" if field else f"{where}{what}{shown}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
