@@ -531,6 +531,21 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     return _matrix(learners, len(files), skipped, warnings)
 
 
+def load_results_from_pages(pages: Iterable[Mapping[str, Any]], label: str, mode: str = "all") -> Responses:
+    """The same analysis input as ``load_results``, from an LRS's StatementResult pages read one at a time
+    (``study analyze --lrs``): only the marks are kept, never a page once it has been read."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    actors = _XapiActors()
+    n_pages = 0
+    for n_pages, page in enumerate(pages, 1):
+        _read_xapi("", f"{label} page {n_pages}", mode, actors, dict(page))
+    skipped = []
+    if actors.duplicates:
+        skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
+    return _matrix(actors.learners(), n_pages, skipped, [])
+
+
 def _matrix(learners: list[_Learner], n_files: int, skipped: list[str], warnings: list[str]) -> Responses:
     kept = [lr for lr in learners if lr.first]
     questions = sorted({q for lr in kept for q in lr.first})
