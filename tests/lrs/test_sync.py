@@ -144,6 +144,13 @@ def test_an_lrs_that_is_down_is_one_error_line_and_nothing_is_acknowledged(store
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"study: error: the LRS at {url}/statements did not answer after 5 tries (Connection refused)"]
     assert acked(stores["chi"], url) == set()
+    # `study stats` tells the learner, once an LRS is set.
+    assert main(["--db", str(stores["chi"]), "settings", "lrs_endpoint", url]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(stores["chi"]), "stats"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"LRS {url}/statements: last sync never, automatic sync off; last failure" in shown
+    assert "did not answer after 5 tries" in shown
 
 
 class _Scripted(http.server.BaseHTTPRequestHandler):
