@@ -93,7 +93,7 @@ def start(root: Path, page_limit: int = 100) -> Lrs:
     return Lrs(url=f"{url}/xAPI", data=data, process=process)
 
 
-def _serve(port: int) -> None:
+def _serve(port: int, host: str = "127.0.0.1") -> None:
     import uvicorn
     from ralph.backends.data.base import BaseOperationType
     from ralph.backends.data.fs import FSDataBackend
@@ -106,8 +106,10 @@ def _serve(port: int) -> None:
         by_activity(filters, None if object_id is None else str(object_id), related)
 
     FSLRSBackend._add_filter_by_activity = staticmethod(by_activity_text)
-    uvicorn.run("ralph.api:app", host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run("ralph.api:app", host=host, port=port, log_level="warning")
 
 
 if __name__ == "__main__":
-    _serve(int(sys.argv[1]))
+    # python tests/lrs/ralph_server.py PORT [HOST]: the same LRS for a class (README, "A class on a learning
+    # record store"); Ralph's own settings (RALPH_AUTH_FILE, RALPH_BACKENDS__LRS__FS__...) apply.
+    _serve(int(sys.argv[1]), *sys.argv[2:3])
