@@ -96,3 +96,26 @@ def _send(client: Client, store: Any, statements: list[dict[str, Any]], batch: i
         task = progress.add_task("sending", total=todo)
         return send(client, store, statements, batch_size=batch,
                     progress=lambda n: progress.advance(task, n))
+
+
+def auto_sync(db: Path, bank: Any = None) -> tuple[bool, str] | None:
+    """After a finished exam or practice set: sync if the learner turned automatic sync on.
+
+    None when it is off (or no LRS is set); else (ok, what to tell the learner). Meant for a worker thread:
+    it opens its own store connection and never raises for a network or store problem."""
+    from study.progress import StoreError, open_store
+
+    try:
+        with open_store(db) as store:
+            if not (store.get_setting("lrs_auto_sync") and store.get_setting("lrs_endpoint")):
+                return None
+    except StoreError:
+        return None
+    try:
+        report = sync_store(SyncRequest(db=db), bank=bank)
+    except LrsError as exc:
+        return False, f"Sync to the LRS failed: {exc}"
+    if report.outcome.conflicts:
+        return False, (f"Synced {report.count_sent()}; {count(len(report.outcome.conflicts), 'statement')} in "
+                       "conflict with the LRS (see `study sync`)")
+    return True, f"Synced {report.count_sent()} to the LRS"

@@ -19,7 +19,7 @@ from study.analysis.results import load_results, load_results_from_pages
 from study.bank import load_bank
 from study.cli import main
 from study.interop.lrs import Client, Endpoint, LrsError, fetch_pages, read_credentials, statements_url
-from study.interop.sync import SyncRequest, sync_store
+from study.interop.sync import SyncRequest, auto_sync, sync_store
 from study.interop.xapi import DEFAULT_BASE, build_statements, default_actor, store_learner_id, to_jsonl
 from study.progress import Attempt, open_store
 
@@ -254,3 +254,22 @@ def test_analyze_from_the_lrs_equals_analyze_from_the_files(ralph, bank, qids, c
         report.pop("files")
     assert by_lrs == by_files
     assert by_lrs["learners"] == 3 and by_lrs["answers"] == 36
+
+
+def test_automatic_sync_runs_only_when_turned_on(ralph, stores, bank, credentials, monkeypatch) -> None:
+    import study.interop.lrs as lrs
+
+    db = stores["ana"]
+    assert auto_sync(db, bank) is None  # off by default: nothing sent
+    assert acked(db, ralph.url) == set()
+    assert main(["--db", str(db), "settings", "lrs_endpoint", ralph.url]) == 0
+    assert auto_sync(db, bank) is None  # an LRS alone does not turn it on
+    assert main(["--db", str(db), "settings", "lrs_auto_sync", "on"]) == 0
+    ok, message = auto_sync(db, bank)
+    assert ok and message == f"Synced {len(statements_of(db, bank))} statements to the LRS"
+    assert acked(db, ralph.url) == {s["id"] for s in statements_of(db, bank)}
+    # A failure is a message for the learner, never an exception in the app's worker.
+    monkeypatch.setattr(lrs.time, "sleep", lambda s: None)
+    assert main(["--db", str(db), "settings", "lrs_endpoint", f"http://127.0.0.1:{free_port()}/xAPI"]) == 0
+    ok, message = auto_sync(db, bank)
+    assert not ok and message.startswith("Sync to the LRS failed: the LRS at http://127.0.0.1:")
