@@ -15,11 +15,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "statistics from each learner's first answer to each question: facility, SD, discrimination index, "
         "discriminative efficiency per question; mean, median, SD, skewness, kurtosis, Cronbach's alpha, "
         "error ratio and standard error for the test. Flags negative discrimination, facility under 5% or "
-        "over 95%, and questions with too few answers to judge. One export file is one learner, except: "
+        "over 95%, and questions with too few answers to judge; exits 1 when a question looks broken (too "
+        "few answers alone is not a finding). One export file is one learner, except: "
         "progress exports sharing attempts (backups of one store) are merged into one learner; xAPI "
         "statements are grouped by actor, so learners must not share an --actor (a warning says when "
-        "several files share one). A progress export and an xAPI export of the same learner cannot be "
-        "matched and count as two: give one kind per learner. An LRS's GET /statements answer "
+        "several files share one). A progress export and xAPI statements of the same learner are matched by "
+        "the store's learner id in the default actor and counted once; with --actor they cannot be, and a "
+        "warning says so. An LRS's GET /statements answer "
         "({\"statements\": [...], \"more\": ...}) is read as it is; further pages are not fetched. With "
         "--lrs, the statements are read from the LRS itself, every page, filtered by the xAPI base (the "
         "course activity and everything grouped under it) and --since; credentials as for `study sync`.",
@@ -87,16 +89,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"study: error: cannot load the question bank: {exc}", file=sys.stderr)
         return 1
     analysis = analyse(responses, bank, mode=args.mode, min_responses=min_responses)
+    # A question that looks broken is a finding, as a lint error is: exit 1, so a CI job notices.
+    findings = 1 if analysis.broken else 0
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))
-        return 0
+        return findings
     from pathlib import Path
 
     from study.paths import questions_dir
 
     roots = [Path(p) for p in args.questions] if args.questions else [questions_dir()]
     render(analysis, flagged_only=args.flagged, roots=roots)
-    return 0
+    return findings
 
 
 def _since(text: str) -> str:
