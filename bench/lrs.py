@@ -105,7 +105,6 @@ def class_statements(n: int, bank) -> list[dict]:
 
 MEASURE = """
 import resource, sys, time
-sys.argv = ["study"] + sys.argv[1:]
 from study.cli import main
 t0 = time.perf_counter()
 code = main(sys.argv[1:])
@@ -113,9 +112,28 @@ took = time.perf_counter() - t0
 print(f"RESULT {code} {took:.3f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
 """
 
+# What `study analyze --lrs URL --json` runs, with a page size for Ralph's file backend, whose paging re-reads
+# its file from the start for every page: the command's 500 a page costs it quadratic time at 100,000
+# statements, which would measure Ralph, not us.
+MEASURE_LRS = """
+import json, resource, sys, time
+from study.analysis.report import analyse
+from study.analysis.results import load_results_from_pages
+from study.bank import load_bank
+from study.interop.lrs import Client, Endpoint, fetch_pages, read_credentials, statements_url
+from study.interop.xapi import DEFAULT_BASE
+from pathlib import Path
+t0 = time.perf_counter()
+endpoint = Endpoint(statements_url(sys.argv[1]), read_credentials(Path("/nonexistent")))
+responses = load_results_from_pages(fetch_pages(Client(endpoint), DEFAULT_BASE, limit=int(sys.argv[2])), sys.argv[1])
+print(json.dumps(analyse(responses, load_bank()).to_dict()))
+took = time.perf_counter() - t0
+print(f"RESULT 0 {took:.3f} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
+"""
 
-def measure(args: list[str], env: dict) -> tuple[float, int]:
-    proc = subprocess.run([sys.executable, "-c", MEASURE, *args], capture_output=True, text=True,
+
+def measure(args: list[str], env: dict, script: str = MEASURE) -> tuple[float, int]:
+    proc = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True,
                           env=env, cwd=ROOT)
     line = [x for x in proc.stderr.splitlines() if x.startswith("RESULT ")]
     if not line:
@@ -138,7 +156,8 @@ def bench_read(n: int, bank, tmp: Path) -> None:
     for name, lines in by_actor.items():
         (files / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-    lrs = start(tmp / "lrs-read", page_limit=1000)
+    page = 5000
+    lrs = start(tmp / "lrs-read", page_limit=page)
     try:
         # Seeded straight into Ralph's statement file, as its own writes leave it, so the bench measures the
         # read and not hours of Ralph checking duplicates on every POST.
@@ -148,11 +167,12 @@ def bench_read(n: int, bank, tmp: Path) -> None:
             for st in statements:
                 out.write(json.dumps(dict(st, stored=stored, authority=authority), separators=(",", ":")) + "\n")
         env = dict(os.environ, **ENV, OPENBLAS_NUM_THREADS="1")
-        lrs_time, lrs_rss = measure(["analyze", "--lrs", lrs.url, "--json"], env)
+        lrs_time, lrs_rss = measure([lrs.url, str(page)], env, MEASURE_LRS)
     finally:
         lrs.stop()
     file_time, file_rss = measure(["analyze", str(files), "--json"], env)
-    print(f"analyze {len(statements):,} statements ({len(by_actor):,} learners): --lrs {lrs_time:.1f} s, "
+    print(f"analyze {len(statements):,} statements ({len(by_actor):,} learners, {page:,} a page): "
+          f"--lrs {lrs_time:.1f} s, "
           f"{lrs_rss / 1024:.0f} MB peak; files {file_time:.1f} s, {file_rss / 1024:.0f} MB peak  "
           f"(time ratio {lrs_time / file_time:.2f}, memory ratio {lrs_rss / file_rss:.2f})")
 
