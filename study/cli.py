@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "new",
     "analyze",
     "stats",
+    "settings",
+    "sync",
     "export",
     "import_",
     "reset",

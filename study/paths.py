@@ -50,6 +50,13 @@ def user_data_dir() -> Path:
     return user_data_path(APP_NAME, appauthor=False)
 
 
+def user_config_dir() -> Path:
+    """Where files the learner writes by hand live (the LRS credentials file)."""
+    from platformdirs import user_config_path
+
+    return user_config_path(APP_NAME, appauthor=False)
+
+
 def user_cache_dir() -> Path:
     from platformdirs import user_cache_path
 

@@ -64,6 +64,11 @@ class Analysis:
     def flagged(self) -> tuple[QuestionReport, ...]:
         return tuple(q for q in self.questions if q.flags)
 
+    @property
+    def broken(self) -> tuple[QuestionReport, ...]:
+        """Flagged for what the answers say about the question, not merely for too few answers."""
+        return tuple(q for q in self.flagged if FLAG_FEW not in q.flags)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": "study-item-analysis",
@@ -242,7 +247,7 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
     rows = analysis.flagged if flagged_only else analysis.questions
     if rows:
         console.print(_table(rows, console.width), highlight=False)
-    broken = [q for q in analysis.flagged if FLAG_FEW not in q.flags]
+    broken = analysis.broken
     if not broken:
         console.print("No question looks broken (negative discrimination, facility under 5% or over 95%).",
                       highlight=False)

@@ -86,6 +86,7 @@ class _Export:
     kept_uids: list[str] | None  # the uid of each kept answer, None when the file has no uids
     uids: list[str] | None  # every attempt's uid, None for a hand-made file without them
     read: int  # attempts in the file, whatever the mode
+    learner: str | None = None  # the store's learner id (its settings), which default xAPI actors carry
 
 
 def first_marks(times: list[Any], qids: list[str], marks: list[float]) -> dict[str, float]:
@@ -187,7 +188,17 @@ def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
         kept = [k for k, a in enumerate(attempts) if keeps(mode, a.get("mode"))]
         qids, marks, times = [qids[k] for k in kept], [marks[k] for k in kept], [times[k] for k in kept]
         kept_uids = [uids[k] for k in kept] if uids is not None else None
-    return _Export(label, times, qids, marks, kept_uids, uids, len(attempts))
+    settings = data.get("settings")
+    learner = data.get("learner") or (settings.get("learner_id") if isinstance(settings, dict) else None)
+    return _Export(label, times, qids, marks, kept_uids, uids, len(attempts),
+                   learner if isinstance(learner, str) and _LEARNER_ID.fullmatch(learner) else None)
+
+
+# ``study export`` keeps the store's learner id in its settings, the last part of the file; the default xAPI
+# actor is named ``<user>-<learner id>``, which is how the two forms of one learner are matched.
+_LEARNER_ID = re.compile(r"[A-Za-z0-9]{6,64}")
+_LEARNER_IN_SETTINGS = re.compile(r'"learner_id":\s{0,8}"([A-Za-z0-9]{6,64})"')
+_ACTOR_LEARNER = re.compile(r"-([A-Za-z0-9]{6,64})")
 
 
 def _same_store_groups(exports: list[_Export]) -> list[list[int]]:
@@ -257,6 +268,44 @@ def _merge_exports(exports: list[_Export], warnings: list[str]) -> list[_Learner
         warnings.append(f"{len(labels)} progress exports share answers (the same attempt ids), so they come from one "
                         f"store: counted as one learner, each answer once ({shown})")
     return learners
+
+
+def _join_both_forms(exports: list[_Export], actors: "_XapiActors", warnings: list[str]) -> None:
+    """A learner who sent both a progress export and xAPI statements is one learner: the xAPI answers join
+    that export's (an answer in both, same question and second, once) when the actor carries the store's
+    learner id; the class is warned when the two forms are mixed and some cannot be matched."""
+    by_learner = {ex.learner: ex for ex in exports if ex.learner}
+    unmatched = 0
+    for key in list(actors.read):
+        name = key.rsplit("|", 1)[-1]
+        found = _ACTOR_LEARNER.search(name)
+        ex = by_learner.get(found.group(1)) if found and found.end() == len(name) else None
+        if ex is None:
+            unmatched += 1
+            continue
+        times, qids, marks = actors.columns.pop(key, ([], [], []))
+        read = actors.read.pop(key)
+        # An xAPI-only answer gets a uid of its own, so exports of one store still merge by their uids.
+        uids = (ex.kept_uids or [f"{ex.label}#{n}" for n in range(len(ex.qids))]) + \
+            [f"xapi|{key}|{n}" for n in range(len(qids))]
+        both = [(_time(t, ex.label) if isinstance(t, str) else t, q, m, u)
+                for t, q, m, u in zip(ex.times + times, ex.qids + qids, ex.marks + marks, uids)]
+        seen: set[tuple[Any, str]] = set()
+        kept = []
+        for item in sorted(both, key=itemgetter(0)):
+            mark = (item[0].replace(microsecond=0), item[1])
+            if mark not in seen:
+                seen.add(mark)
+                kept.append(item)
+        ex.times, ex.qids, ex.marks = [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
+        if ex.kept_uids is not None:
+            ex.kept_uids = [k[3] for k in kept]
+        ex.read = max(ex.read, read, len(kept))
+        warnings.append(f"{ex.label} and the xAPI statements of {name} are one learner (learner id "
+                        f"{ex.learner}): counted once")
+    if unmatched and exports:
+        warnings.append(f"{unmatched} xAPI learner(s) and {len(exports)} progress export(s) could not be matched "
+                        "(an --actor hides the store's learner id): a learner who sent both counts twice")
 
 
 def _actor_key(actor: Any) -> str | None:
@@ -435,7 +484,9 @@ def _export_attempts(text: str) -> dict[str, Any] | None:
         attempts, _ = _DECODER.raw_decode(text, head.end())
     except json.JSONDecodeError:
         return None  # the full parse reports where
-    return {"format": PROGRESS_FORMAT, "version": int(head.group(1)), "attempts": attempts}
+    tail = _LEARNER_IN_SETTINGS.findall(text, max(0, len(text) - 65536))
+    return {"format": PROGRESS_FORMAT, "version": int(head.group(1)), "attempts": attempts,
+            "learner": tail[-1] if tail else None}
 
 
 def _kind(text: str) -> tuple[str, Any]:
@@ -534,12 +585,28 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
         more = _more(data, label)
         if more:
             warnings.append(more)
+    _join_both_forms(exports, actors, warnings)
     learners = _merge_exports(exports, warnings)
     learners.extend(actors.learners())
     warnings.extend(actors.shared_actors())
     if actors.duplicates:
         skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
     return _matrix(learners, len(files), skipped, warnings)
+
+
+def load_results_from_pages(pages: Iterable[Mapping[str, Any]], label: str, mode: str = "all") -> Responses:
+    """The same analysis input as ``load_results``, from an LRS's StatementResult pages read one at a time
+    (``study analyze --lrs``): only the marks are kept, never a page once it has been read."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    actors = _XapiActors()
+    n_pages = 0
+    for n_pages, page in enumerate(pages, 1):
+        _read_xapi("", f"{label} page {n_pages}", mode, actors, dict(page))
+    skipped = []
+    if actors.duplicates:
+        skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
+    return _matrix(actors.learners(), n_pages, skipped, [])
 
 
 def _matrix(learners: list[_Learner], n_files: int, skipped: list[str], warnings: list[str]) -> Responses:

@@ -107,7 +107,12 @@ def item_statistics(marks: np.ndarray) -> ItemArrays:
         # (Chebyshev's sum inequality), so both figures are defined together.
         defined = (r > 1) & ~_column_constant(x, has_rest) & ~_column_constant(rest, has_rest)
         discrimination = np.where(defined, 100 * cov / np.sqrt(vx * vr), np.nan)
-        efficiency = np.where(defined, 100 * cov / cov_max, np.nan)
+        # Moodle divides by Cov_max whatever the sign, which leaves a negative efficiency unbounded (-103% was
+        # seen on real data). A negative covariance is scaled by the most negative one possible instead, the
+        # two sides paired in opposite orders: the figure stays in [-100, 100] and a positive one is Moodle's.
+        sr_down = -np.sort(np.where(has_rest, -rest, np.inf), axis=0)
+        cov_min = np.where(ranked, (sx - xm) * (sr_down - rm), 0.0).sum(axis=0) / (r - 1)
+        efficiency = np.where(defined, 100 * np.where(cov >= 0, cov / cov_max, cov / np.abs(cov_min)), np.nan)
 
         overall = (total / np.maximum(per_learner, 1))[:, None]
         om = np.where(answered, overall, 0.0).sum(axis=0) / s

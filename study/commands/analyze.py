@@ -15,14 +15,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         "statistics from each learner's first answer to each question: facility, SD, discrimination index, "
         "discriminative efficiency per question; mean, median, SD, skewness, kurtosis, Cronbach's alpha, "
         "error ratio and standard error for the test. Flags negative discrimination, facility under 5% or "
-        "over 95%, and questions with too few answers to judge. One export file is one learner, except: "
+        "over 95%, and questions with too few answers to judge; exits 1 when a question looks broken (too "
+        "few answers alone is not a finding). One export file is one learner, except: "
         "progress exports sharing attempts (backups of one store) are merged into one learner; xAPI "
         "statements are grouped by actor, so learners must not share an --actor (a warning says when "
-        "several files share one). A progress export and an xAPI export of the same learner cannot be "
-        "matched and count as two: give one kind per learner. An LRS's GET /statements answer "
-        "({\"statements\": [...], \"more\": ...}) is read as it is; further pages are not fetched.",
+        "several files share one). A progress export and xAPI statements of the same learner are matched by "
+        "the store's learner id in the default actor and counted once; with --actor they cannot be, and a "
+        "warning says so. An LRS's GET /statements answer "
+        "({\"statements\": [...], \"more\": ...}) is read as it is; further pages are not fetched. With "
+        "--lrs, the statements are read from the LRS itself, every page, filtered by the xAPI base (the "
+        "course activity and everything grouped under it) and --since; credentials as for `study sync`.",
     )
-    p.add_argument("results", nargs="+", metavar="RESULTS", help="export files or directories of them")
+    p.add_argument("results", nargs="*", metavar="RESULTS", help="export files or directories of them")
+    p.add_argument("--lrs", metavar="URL", help="read the class's statements from this LRS instead of files")
+    p.add_argument("--since", metavar="TIME",
+                   help="with --lrs: only statements stored after this time (ISO 8601, e.g. 2027-01-15 or "
+                   "2027-01-15T09:00:00Z)")
+    p.add_argument("--xapi-base", metavar="IRI",
+                   help="with --lrs: the activity IRI base the learners exported under (default: as `study export "
+                   "--format xapi`)")
     p.add_argument("--mode", choices=("all", "exam", "practice"), default="all",
                    help="which answers count: exam answers only, practice (everything but exams), or all "
                    "(default)")
@@ -48,14 +59,23 @@ def run(args: argparse.Namespace) -> int:
     min_responses = MIN_RESPONSES if args.min_responses is None else args.min_responses
     if min_responses < 1:
         raise UsageError(f"--min-responses must be 1 or more, not {min_responses}")
+    if bool(args.results) == bool(args.lrs):
+        raise UsageError("give either RESULTS files or --lrs URL")
+    if args.since and not args.lrs:
+        raise UsageError("--since goes with --lrs")
     try:
-        responses = load_results(args.results, args.mode)
+        if args.lrs:
+            responses = _from_lrs(args)
+            where = args.lrs
+        else:
+            responses = load_results(args.results, args.mode)
+            where = ", ".join(args.results)
     except ResultsError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
     if not responses.learners:
         scope = "" if args.mode == "all" else f" in {args.mode} mode"
-        print(f"study: error: no answers{scope} in {', '.join(args.results)}", file=sys.stderr)
+        print(f"study: error: no answers{scope} in {where}", file=sys.stderr)
         return 1
     for warning in responses.warnings:
         print(f"study: warning: {warning}", file=sys.stderr)
@@ -69,13 +89,50 @@ def run(args: argparse.Namespace) -> int:
         print(f"study: error: cannot load the question bank: {exc}", file=sys.stderr)
         return 1
     analysis = analyse(responses, bank, mode=args.mode, min_responses=min_responses)
+    # A question that looks broken is a finding, as a lint error is: exit 1, so a CI job notices.
+    findings = 1 if analysis.broken else 0
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))
-        return 0
+        return findings
     from pathlib import Path
 
     from study.paths import questions_dir
 
     roots = [Path(p) for p in args.questions] if args.questions else [questions_dir()]
     render(analysis, flagged_only=args.flagged, roots=roots)
-    return 0
+    return findings
+
+
+def _since(text: str) -> str:
+    """``--since`` as the xAPI timestamp an LRS expects; a bare date means its start, in UTC."""
+    import datetime as dt
+
+    from study.cli import UsageError
+
+    try:
+        when = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--since must be a date or time like 2027-01-15 or 2027-01-15T09:00:00Z, not {text!r}") \
+            from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return when.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _from_lrs(args: argparse.Namespace):
+    from study.analysis.results import ResultsError, load_results_from_pages
+    from study.cli import UsageError
+    from study.interop.lrs import Client, Endpoint, LrsError, fetch_pages, read_credentials, statements_url
+    from study.interop.xapi import ActorError, base_and_actor
+    from study.paths import user_config_dir
+
+    since = _since(args.since) if args.since else None
+    try:
+        base, _actor = base_and_actor(argparse.Namespace(xapi_base=args.xapi_base, actor=None))
+    except ActorError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        endpoint = Endpoint(statements_url(args.lrs), read_credentials(user_config_dir()))
+        return load_results_from_pages(fetch_pages(Client(endpoint), base, since), str(endpoint), args.mode)
+    except LrsError as exc:
+        raise ResultsError(str(exc)) from None

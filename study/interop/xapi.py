@@ -609,6 +609,29 @@ def to_jsonl(statements: Iterable[Mapping[str, Any]]) -> str:
 # --- the command -----------------------------------------------------------------------------------------
 
 
+def base_and_actor(args: argparse.Namespace) -> tuple[str, dict[str, Any] | None]:
+    """``--xapi-base`` (else ``STUDY_XAPI_BASE``, else the default) and ``--actor`` (None: the store's learner).
+
+    Raises ``ActorError`` for either one malformed."""
+    if getattr(args, "xapi_base", None):
+        base = check_base(args.xapi_base, "--xapi-base")
+    else:
+        base = check_base(os.environ.get(BASE_ENV) or DEFAULT_BASE, BASE_ENV)
+    return base, parse_actor(args.actor) if getattr(args, "actor", None) else None
+
+
+def warn_summary(summary: Summary) -> None:
+    """Say on stderr what the statements could not carry (shared by export and sync)."""
+    if summary.missing:
+        shown = ", ".join(sorted(summary.missing)[:5]) + (", ..." if len(summary.missing) > 5 else "")
+        print(f"study: {count(summary.missing_answers, 'answer')} to {count(len(summary.missing), 'question')} "
+              f"no longer in the bank ({shown}): exported with the question id only", file=sys.stderr)
+    if summary.no_response:
+        print(f"study: {count(summary.no_response, 'answer')} exported without result.response (the order the "
+              "choices were shown in was not kept, the question changed, or the number was of the wrong kind); "
+              "the answer as given is in result.extensions", file=sys.stderr)
+
+
 def export_command(args: argparse.Namespace) -> int:
     """``study export --format xapi [FILE] [--actor ACTOR]``: exit 0, 1 (store or file problem), 2 (bad actor)."""
     from study.commands import bank_for
@@ -616,11 +639,7 @@ def export_command(args: argparse.Namespace) -> int:
     from study.progress import StoreError, open_store
 
     try:
-        if getattr(args, "xapi_base", None):
-            base = check_base(args.xapi_base, "--xapi-base")
-        else:
-            base = check_base(os.environ.get(BASE_ENV) or DEFAULT_BASE, BASE_ENV)
-        actor = parse_actor(args.actor) if getattr(args, "actor", None) else None
+        base, actor = base_and_actor(args)
     except ActorError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 2
@@ -635,14 +654,7 @@ def export_command(args: argparse.Namespace) -> int:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
     statements, summary = build_statements(data, bank_for(args), actor, base)
-    if summary.missing:
-        shown = ", ".join(sorted(summary.missing)[:5]) + (", ..." if len(summary.missing) > 5 else "")
-        print(f"study: {count(summary.missing_answers, 'answer')} to {count(len(summary.missing), 'question')} "
-              f"no longer in the bank ({shown}): exported with the question id only", file=sys.stderr)
-    if summary.no_response:
-        print(f"study: {count(summary.no_response, 'answer')} exported without result.response (the order the "
-              "choices were shown in was not kept, the question changed, or the number was of the wrong kind); "
-              "the answer as given is in result.extensions", file=sys.stderr)
+    warn_summary(summary)
     from study.interop.output import emit
 
     where = emit(args.file, to_jsonl(statements))

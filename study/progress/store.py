@@ -29,7 +29,7 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Sequence
 
 from study.progress import schedule
 from study.progress.schedule import Rating, rating_for
@@ -245,6 +245,21 @@ class Store:
         stored = {k: stored_json(v, None) for k, v in self._query("SELECT key, value FROM settings")}
         out.update({k: v for k, v in stored.items() if v is not None})
         return out
+
+    # -- learning record store ---------------------------------------------------------------------------
+
+    def lrs_acked(self, endpoint: str) -> set[str]:
+        """Ids of the statements the LRS at ``endpoint`` has acknowledged (``study sync``)."""
+        return {r[0] for r in self._query("SELECT statement_id FROM lrs_acks WHERE endpoint = ?", (endpoint,))}
+
+    def record_lrs_acks(self, endpoint: str, statement_ids: Sequence[str], at: dt.datetime | None = None) -> None:
+        """Remember, in one transaction, that the LRS stored these statements, so no later sync sends them."""
+        when = utc_iso(at or _now())
+        with self._tx() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO lrs_acks(endpoint, statement_id, at) VALUES (?, ?, ?)",
+                [(endpoint, sid, when) for sid in statement_ids],
+            )
 
     def _retention(self, conn: sqlite3.Connection) -> float:
         row = conn.execute("SELECT value FROM settings WHERE key = 'desired_retention'").fetchone()

@@ -50,8 +50,11 @@ def exports(tmp_path, qids):
 def run_json(capsys, *argv):
     code = main(["analyze", *argv, "--json"])
     out = capsys.readouterr()
-    assert code == 0, out.err
-    return json.loads(out.out)
+    data = json.loads(out.out)
+    # Exit 1 exactly when a question looks broken; too few answers alone is not a finding.
+    broken = [q["id"] for q in data["questions"] if q["flags"] and "too few responses" not in q["flags"]]
+    assert code == (1 if broken else 0), out.err
+    return data
 
 
 def test_exam_answers_give_the_hand_computed_figures(exports, qids, capsys):
@@ -130,7 +133,8 @@ def test_table_lists_flagged_questions_first_with_their_location(tmp_path, qids,
         # q2 discriminates negatively (its rest scores fall as its marks rise); a fifth question all get right.
         answers = _answers(row, qids, practice_first=False) + [(extra.id, True, "exam", 30)]
         export_learner(d, f"learner{n}", answers)
-    assert main(["analyze", str(d), "--mode", "exam", "--min-responses", "5"]) == 0
+    # Questions that look broken are findings: exit 1, as lint does.
+    assert main(["analyze", str(d), "--mode", "exam", "--min-responses", "5"]) == 1
     out = capsys.readouterr().out
     assert "Learners     6  questions 5  answered per learner 5.0" in out
     check = out[out.index("Check these questions"):]
@@ -212,7 +216,7 @@ def test_two_backups_of_one_store_are_one_learner(tmp_path, qids, capsys):
                                      dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)))
     assert main(["--db", str(d / "learner0.db"), "export", str(d / "learner0-later.json")]) == 0
     capsys.readouterr()
-    assert main(["analyze", str(d), "--mode", "exam", "--json", "--min-responses", "6"]) == 0
+    assert main(["analyze", str(d), "--mode", "exam", "--json", "--min-responses", "6"]) == 1  # q2 discr<0
     out = capsys.readouterr()
     data = json.loads(out.out)
     assert data["learners"] == 6 and data["files"] == 7

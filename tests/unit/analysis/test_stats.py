@@ -42,14 +42,17 @@ def moodle_items(rows):
         vrest = sum((a - rm) ** 2 for a in rest) / (s - 1)
         cov = sum((a - xm) * (b - rm) for a, b in zip(x, rest)) / (s - 1)
         cov_max = sum((a - xm) * (b - rm) for a, b in zip(sorted(x), sorted(rest))) / (s - 1)
+        cov_min = sum((a - xm) * (b - rm) for a, b in zip(sorted(x), sorted(rest, reverse=True))) / (s - 1)
         cov_t = sum((a - xm) * (b - tm) for a, b in zip(x, totals)) / (s - 1)
         out.append({"facility": 100 * xm, "var": var, "cov": cov, "vrest": vrest, "cov_max": cov_max,
-                    "cov_t": cov_t})
+                    "cov_min": cov_min, "cov_t": cov_t})
     roots = sum(math.sqrt(o["cov_t"]) for o in out if o["cov_t"] >= 0)
     for o in out:
         o["sd"] = 100 * math.sqrt(o["var"])
         o["discrimination"] = 100 * o["cov"] / math.sqrt(o["var"] * o["vrest"]) if o["var"] * o["vrest"] else None
-        o["efficiency"] = 100 * o["cov"] / o["cov_max"] if o["cov_max"] else None
+        # Moodle's Cov/Cov_max for a positive covariance; a negative one against the most negative possible.
+        bound = o["cov_max"] if o["cov"] >= 0 else abs(o["cov_min"])
+        o["efficiency"] = 100 * o["cov"] / bound if bound else None
         o["effective_weight"] = 100 * math.sqrt(o["cov_t"]) / roots if o["cov_t"] >= 0 else None
     return out
 
@@ -162,6 +165,24 @@ def test_scaling_the_rest_score_changes_nothing_with_complete_data():
         assert items.efficiency[i] == approx(ref["efficiency"])
 
 
+def test_efficiency_stays_within_plus_and_minus_100_where_moodles_would_not():
+    # q1's marks rise as the rest falls, and the skewed rest makes Moodle's Cov/Cov_max fall below -100%.
+    rows = [[1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0], [0, 1, 1, 1], [0, 1, 1, 0], [1, 0, 0, 1]]
+    ref = moodle_items(rows)[0]
+    assert ref["cov"] < 0 and 100 * ref["cov"] / ref["cov_max"] < -100
+    items = item_statistics(np.array(rows, float))
+    assert items.efficiency[0] == approx(100 * float(ref["cov"] / abs(ref["cov_min"])))
+    assert -100 <= items.efficiency[0] < 0
+    # Perfectly reversed: exactly -100%.
+    reversed_rows = [[1, 0, 0], [1, 0, 0], [0, 1, 1], [0, 1, 1]]
+    assert item_statistics(np.array(reversed_rows, float)).efficiency[0] == approx(-100)
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        marks = np.where(rng.random((12, 5)) < 0.15, np.nan, (rng.random((12, 5)) < 0.5).astype(float))
+        eff = item_statistics(marks).efficiency
+        assert np.all(np.isnan(eff) | ((eff >= -100 - 1e-9) & (eff <= 100 + 1e-9)))
+
+
 # -- missing answers -----------------------------------------------------------------------------------------
 
 # Learner E never saw q2, F never saw q3 and q4 (random exams).
@@ -191,8 +212,9 @@ def test_missing_answers_use_the_learners_who_answered():
     xs, rest = zip(*pairs)  # rest = 1, 2/3, 1/3, 2/3, 0
     assert items.discrimination[1] == approx(100 * statistics.correlation(xs, rest))
     cov = statistics.covariance(xs, rest)
-    cov_max = statistics.covariance(sorted(xs), sorted(rest))
-    assert items.efficiency[1] == approx(100 * cov / cov_max)
+    cov_min = statistics.covariance(sorted(xs), sorted(rest, reverse=True))
+    assert cov < 0  # so against the most negative covariance these could have
+    assert items.efficiency[1] == approx(100 * cov / abs(cov_min))
     # Intended weight: each answering learner's share 1/n: A..D 1/4, F 1/2 -> mean 0.3 -> 30%.
     assert items.intended_weight[1] == approx(30)
 

@@ -1,0 +1,96 @@
+"""The learner's settings: one rule per key for whoever writes it (``study settings``, the app, a sync).
+
+Each rule turns the text a person types into the stored JSON value, or raises ``ValueError`` with a
+message that says what is accepted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+def _date(text: str) -> str:
+    try:
+        return dt.date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise ValueError(f"must be a date like 2027-01-15, not {text!r}") from None
+
+
+def _int_between(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise ValueError(f"must be a whole number from {low} to {high}, not {text!r}") from None
+        if not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}, not {value}")
+        return value
+
+    return parse
+
+
+def _retention(text: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise ValueError(f"must be a decimal from 0.70 to 0.97, not {text!r}") from None
+    if not 0.70 <= value <= 0.97:  # also refuses nan
+        raise ValueError(f"must be from 0.70 to 0.97 (the chance of recall FSRS aims for), not {text.strip()}")
+    return value
+
+
+def _theme(text: str) -> str:
+    value = text.strip().lower()
+    if value not in ("dark", "light"):
+        raise ValueError(f"must be dark or light, not {text!r}")
+    return value
+
+
+def _switch(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("on", "true", "yes", "1"):
+        return True
+    if value in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(f"must be on or off, not {text!r}")
+
+
+def _lrs(text: str) -> str:
+    from study.interop.lrs import LrsError, statements_url
+
+    try:
+        return statements_url(text)
+    except LrsError as exc:
+        raise ValueError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Rule:
+    key: str
+    meaning: str
+    parse: Callable[[str], Any] | None  # None: written by study itself, shown but not set by hand
+    default: Any = None  # what an unset key means, when the store has no default of its own
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("exam_date", "your exam day (YYYY-MM-DD): readiness predicts for it", _date),
+    Rule("daily_goal", "reviews and answers a day", _int_between(1, 1000)),
+    Rule("desired_retention", "recall FSRS aims for when it schedules (0.70 to 0.97)", _retention),
+    Rule("theme", "the app's colours: dark or light", _theme),
+    Rule("lrs_endpoint", "the learning record store `study sync` sends to (http(s) URL)", _lrs),
+    Rule("lrs_auto_sync", "on: the app syncs after each finished exam or practice set", _switch, False),
+    Rule("lrs_last_sync", "when the last sync finished (UTC)", None),
+    Rule("lrs_last_error", "why the last sync failed, if it did", None),
+    Rule("learner_id", "your anonymous id in xAPI statements", None),
+)
+BY_KEY = {r.key: r for r in RULES}
+
+
+def parse_setting(key: str, text: str) -> Any:
+    """The value to store for ``key`` typed as ``text``; ``KeyError`` for a key not set by hand."""
+    rule = BY_KEY.get(key)
+    if rule is None or rule.parse is None:
+        raise KeyError(key)
+    return rule.parse(text)
