@@ -6,16 +6,17 @@ message that says what is accepted.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Callable
 
 
 def _date(text: str) -> str:
+    from study.text import read_date
+
     try:
-        return dt.date.fromisoformat(text.strip()).isoformat()
-    except ValueError:
-        raise ValueError(f"must be a date like 2027-01-15, not {text!r}") from None
+        return read_date(text).isoformat()
+    except ValueError as exc:
+        raise ValueError(f"must be a date: {exc}") from None
 
 
 def _int_between(low: int, high: int) -> Callable[[str], int]:
@@ -32,12 +33,16 @@ def _int_between(low: int, high: int) -> Callable[[str], int]:
 
 
 def _retention(text: str) -> float:
+    from study.progress.store import RETENTION_RANGE
+
+    low, high = RETENTION_RANGE
     try:
         value = float(text.strip())
     except ValueError:
-        raise ValueError(f"must be a decimal from 0.70 to 0.97, not {text!r}") from None
-    if not 0.70 <= value <= 0.97:  # also refuses nan
-        raise ValueError(f"must be from 0.70 to 0.97 (the chance of recall FSRS aims for), not {text.strip()}")
+        raise ValueError(f"must be a decimal from {low:.2f} to {high:.2f}, not {text!r}") from None
+    if not low <= value <= high:  # also refuses nan
+        raise ValueError(f"must be from {low:.2f} to {high:.2f} (the chance of recall FSRS aims for), "
+                         f"not {text.strip()}")
     return value
 
 
@@ -76,7 +81,7 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule("exam_date", "your exam day (YYYY-MM-DD): readiness predicts for it", _date),
-    Rule("daily_goal", "reviews and answers a day", _int_between(1, 1000)),
+    Rule("daily_goal", "reviews and answers a day", _int_between(1, 10_000)),
     Rule("desired_retention", "recall FSRS aims for when it schedules (0.70 to 0.97)", _retention),
     Rule("theme", "the app's colours: dark or light", _theme),
     Rule("lrs_endpoint", "the learning record store `study sync` sends to (http(s) URL)", _lrs),

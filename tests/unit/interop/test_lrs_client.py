@@ -90,9 +90,9 @@ def test_settings_are_set_checked_and_unset(tmp_path: Path, capsys) -> None:
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["settings", "daily_goal", "0"], "daily_goal must be from 1 to 1000, not 0"),
+    (["settings", "daily_goal", "0"], "daily_goal must be from 1 to 10000, not 0"),
     (["settings", "desired_retention", "nan"], "desired_retention must be from 0.70 to 0.97"),
-    (["settings", "exam_date", "2027-13-45"], "exam_date must be a date like 2027-01-15"),
+    (["settings", "exam_date", "2027-13-45"], "exam_date must be a date: '2027-13-45': month 13 is not 1 to 12"),
     (["settings", "lrs_endpoint", "lrs.example.com"], "http:// or https://"),
     (["settings", "lrs_auto_sync", "maybe"], "must be on or off"),
     (["settings", "daily_gaol", "3"], "no setting 'daily_gaol'; did you mean daily_goal?"),
