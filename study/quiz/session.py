@@ -376,7 +376,9 @@ class QuizSession:
         self.timed_out = timed_out
         self.finished_at = end
         for i, inst in enumerate(self.instances):
-            if i not in self.recorded:
+            # Only answers are attempts: a question left blank counts against this exam's score (the report
+            # grades it) but never as a wrong answer in the history, the scheduler or the daily goal.
+            if i not in self.recorded and self.answers[i] is not None:
                 self._record(i, grade_answer(inst, self.answers[i]), end)
         from study.quiz.report import build_report
 

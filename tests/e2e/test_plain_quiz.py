@@ -220,7 +220,7 @@ def test_exam_with_flag_back_and_end_of_input(bank_dir: Path, tmp_path: Path) ->
     try:
         assert store.active_session("exam") is None  # finished, not left to resume
         assert len(store.exam_history()) == 1
-        assert len(store.history()) == 4
+        assert len(store.history()) == 2  # two answered; the two blanks are in the report only
     finally:
         store.close()
 
@@ -261,3 +261,43 @@ def test_quit_then_resume_an_exam(bank_dir: Path, tmp_path: Path) -> None:
     assert report["correct"] == 1 and report["questions"][0]["given"] is not None
     assert sum(q["given"] is not None for q in report["questions"]) == 1
     assert run([*args, "--resume"], "", db).returncode == 2  # nothing left to resume
+
+
+def stats_json(db: Path, bank_dir: Path) -> dict:
+    result = run(["stats", "--json"], "", db)  # the shipped bank: no question of it was answered
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_an_empty_exam_leaves_no_attempts_and_no_due_reviews(bank_dir: Path, tmp_path: Path) -> None:
+    """Issue 14 §1.2: submitted with nothing answered, the exam scores 0/4 and the record stays empty."""
+    db = tmp_path / "progress.db"
+    result = run(["quiz", "--plain", "--json", "--mode", "exam", "--count", "4", "--seed", "2",
+                  "--questions", str(bank_dir)], ":submit\n", db)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert (report["correct"], report["total"], len(report["unanswered"])) == (0, 4, 4)
+    stats = stats_json(db, bank_dir)
+    assert stats["attempts"] == 0 and stats["due_today"] == 0
+    assert sum(n for _day, n in stats["forecast"]) == 0
+    assert all(o["attempts"] == 0 and o["seen"] == 0 for o in stats["objectives"])
+    assert [e["report"]["total"] for e in stats["exam_history"]] == [4]
+
+
+def test_practice_left_with_quit_grades_only_the_answered(bank_dir: Path, tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    d = Driver(["quiz", "--plain", "--mode", "practice", "--count", "4", "--seed", "5",
+                "--questions", str(bank_dir)], db)
+    assert d.proc.stdout is not None
+    lines: list[str] = []
+    while not (lines and lines[-1].startswith("Answer:")):
+        lines.append(d.proc.stdout.readline().rstrip("\n"))
+    start = max(i for i, l in enumerate(lines) if l.startswith("Question "))
+    d.send(answer_for(lines[start:], False))
+    d.send(":quit")
+    out, err = d.proc.communicate(timeout=120)
+    assert d.proc.returncode == 0, err
+    assert "Score: 0/1 (0%), below the 70% target" in out and "against a target" not in out
+    assert "Skipped, not graded: 3 of 4 questions." in out
+    stats = stats_json(db, bank_dir)
+    assert stats["attempts"] == 1
