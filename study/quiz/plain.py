@@ -15,6 +15,7 @@ from typing import IO
 from study.quiz.clock import Clock
 from study.quiz.grade import AnswerError, Grade, normalize_answer
 from study.quiz.instance import Instance
+from study.quiz.lines import LineReader
 from study.quiz.report import Report
 from study.quiz.session import QuizSession, SessionError, TimeUp, format_left
 
@@ -116,13 +117,19 @@ def run_plain(
     stdin: IO[str],
     out: IO[str],
     clock: Clock,
+    *,
+    poll_s: float = 1.0,
 ) -> Report | None:
     """Drive ``session`` from ``stdin`` lines, writing prompts and feedback to ``out``.
 
     Returns the report, or ``None`` when the learner typed ``:quit`` (the session stays resumable in the
-    store). The deadline is checked before every prompt and after every line: a blocking read cannot be
-    interrupted, so an answer typed after the deadline is refused and the exam is submitted as it stood.
+    store). A timed session waits for input only until its next alert or its deadline (see
+    :class:`~study.quiz.lines.LineReader`), so alerts and the submit come on time while the learner is idle;
+    an answer typed after the deadline is refused and the exam is submitted as it stood. The wait is cut
+    into ``poll_s`` slices so a clock that jumps (a laptop waking, an injected test clock) is read again
+    soon; untimed sessions just wait for the next line.
     """
+    reader = LineReader(stdin)
 
     def say(text: str = "") -> None:
         out.write(text + "\n")
@@ -145,7 +152,11 @@ def run_plain(
                          answer=None if session.feedback else session.answers[i],
                          now_left=format_left(left.total_seconds()) if left is not None else None))
         show = True
-        line = stdin.readline()
+        wait = session.until_next_tick(clock()) if reader.can_time_out else None
+        line = reader.readline(None if wait is None else min(wait, poll_s))
+        if line is None:  # the clock has news (an alert or the deadline): the loop's tick says it
+            show = False
+            continue
         if line == "":
             say("End of input: submitting.")
             break

@@ -179,6 +179,15 @@ class QuizSession:
         left = self.deadline - self._now(now)
         return max(left, dt.timedelta(0))
 
+    def until_next_tick(self, now: Any = None) -> float | None:
+        """Seconds until :meth:`tick` has something to say (the next alert or the deadline), ``None`` when
+        untimed or finished: a driver waiting for input waits at most this long."""
+        if self.finished or self.deadline is None:
+            return None
+        left = (self.deadline - self._now(now)).total_seconds()
+        pending = [left - a for a in self.alerts if a not in self.fired and a < left]
+        return max(0.0, min([left, *pending]))
+
     def review(self) -> Review:
         return Review(
             tuple(i for i, a in enumerate(self.answers) if a is None),
@@ -560,8 +569,11 @@ def build_practice(
         what = {"due": "nothing is due", "weak": "no attempted questions yet", "missed": "no missed questions",
                 "unseen": "every matching question has been seen"}.get(pick, "no questions match the filters")
         raise SelectionError(what)
-    return QuizSession(
+    session = QuizSession(
         instances, mode=mode, started_at=started, minutes=minutes, seed=seed, session_id=session_id,
         target_percent=bank.blueprint.exam.target_percent, domain_names=_domain_names(bank),
         objective_titles=_objective_titles(bank), clock=clock, store=store,
     )
+    # A timed set is saved at once, as an exam is: left before its first answer, it still resumes.
+    session._persist()
+    return session

@@ -301,3 +301,56 @@ def test_practice_left_with_quit_grades_only_the_answered(bank_dir: Path, tmp_pa
     assert "Skipped, not graded: 3 of 4 questions." in out
     stats = stats_json(db, bank_dir)
     assert stats["attempts"] == 1
+
+
+def _started_quiz(db: Path, bank_dir: Path, seconds_left: float) -> None:
+    """A timed quiz saved in the store with ``seconds_left`` on its clock, as if started a while ago: the
+    installed command resumes it, so the test waits seconds, not the shortest time --minutes allows."""
+    import datetime as dt
+
+    from study.bank import load_bank
+    from study.progress import open_store
+    from study.quiz import build_practice
+
+    minutes = 1
+    started = dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=minutes * 60 - seconds_left)
+    with open_store(db) as store:
+        build_practice(load_bank(questions=[bank_dir]), seed=1, count=2, minutes=minutes, timed_like_exam=True,
+                       now=started, store=store)
+
+
+def test_an_idle_pipe_does_not_hold_a_timed_quiz_open(bank_dir: Path, tmp_path: Path) -> None:
+    """Issue 14 §1.3: stdin stays open and silent; the deadline alone ends the quiz and prints the report."""
+    db = tmp_path / "progress.db"
+    _started_quiz(db, bank_dir, seconds_left=3)
+    out_path = tmp_path / "out.json"
+    env = dict(os.environ, STUDY_DB=str(db), NO_COLOR="1")
+    with open(out_path, "w") as out:
+        proc = subprocess.Popen([*study_cmd(), "--db", str(db), "quiz", "--plain", "--json", "--mode", "quiz",
+                                 "--resume", "--questions", str(bank_dir)],
+                                stdin=subprocess.PIPE, stdout=out, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            proc.wait(timeout=120)  # a hang guard, not a speed check: the quiz had 3 s left
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail("the timed quiz waited at the prompt past its deadline")
+        finally:
+            assert proc.stdin is not None and proc.stderr is not None
+            err = proc.stderr.read()
+            proc.stdin.close()
+    assert proc.returncode == 0, err
+    assert "Time is up: the quiz was submitted." in err and "End of input" not in err
+    report = json.loads(out_path.read_text())
+    assert report["mode"] == "quiz" and report["timed_out"] and report["total"] == 2
+
+
+def test_a_timed_quiz_quit_at_once_resumes(bank_dir: Path, tmp_path: Path) -> None:
+    """Issue 14 §1.4: leaving before any answer keeps the quiz for --resume."""
+    db = tmp_path / "progress.db"
+    args = ["quiz", "--plain", "--json", "--mode", "quiz", "--count", "2", "--minutes", "30", "--seed", "4",
+            "--questions", str(bank_dir)]
+    left = run(args, ":quit\n", db)
+    assert left.returncode == 0 and "--resume" in left.stderr
+    resumed = run([*args, "--resume"], ":submit\n", db)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["total"] == 2
