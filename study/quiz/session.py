@@ -442,6 +442,27 @@ def _picked_texts(inst: Instance, given: str | None) -> tuple[str, ...]:
     return tuple(texts)
 
 
+def unfinished(store: Any, mode: str, bank: Any = None, *, clock: Clock | None = None,
+               now: Any = None) -> "QuizSession | None":
+    """The unfinished ``mode`` session saved in ``store``, restored, or ``None``.
+
+    An abandoned exam is either resumed or counted, never silently replaced: when its deadline has passed it
+    is counted here (submitted as it stood at its deadline, its blanks graded wrong in its report), and the
+    caller gets it back finished; with time left the caller resumes it (or the learner submits it there).
+    Starting a fresh one beside it would let the same seed give the same questions on a fresh clock.
+    """
+    if store is None:
+        return None
+    active = store.active_session(mode)
+    if active is None:
+        return None
+    session = QuizSession.from_json(active[1], bank, clock=clock, store=store)
+    session.tick(now)
+    if not session.finished:
+        session.resume(now)
+    return session
+
+
 # --- building sessions ---------------------------------------------------------------------------------------
 
 
@@ -495,14 +516,12 @@ def build_exam(
     """A timed exam shaped like the real one (default: the blueprint's 50 questions in 60 minutes).
 
     Other lengths split by largest remainder on the domain weights; ``minutes`` defaults to the blueprint's
-    time scaled to ``count``. With a ``store``, questions from the learner's last exams are avoided when the
+    time scaled to the number of questions drawn (fewer than ``count`` when the bank runs short). With a ``store``, questions from the learner's last exams are avoided when the
     bank allows, and the session saves and records itself. ``now`` is the start time (UTC datetime) or a
     clock callable; ``clock`` answers later actions that pass no ``now``.
     """
     exam = bank.blueprint.exam
     count = exam.questions if count is None else count
-    if minutes is None:
-        minutes = exam.minutes * count / exam.questions
     started, now_clock = _resolve_now(now)
     clock = clock or now_clock or system_clock
     started = started or as_utc(clock())
@@ -513,6 +532,10 @@ def build_exam(
         return select_exam([q for q in pool if q.id not in broken], bank.blueprint, count, seed, avoid)
 
     instances = _instances(bank, pick, seed, as_choice=True)
+    if minutes is None:
+        # The time belongs to the questions actually drawn: asking for more than the bank holds must not
+        # buy more minutes per question than the real exam gives.
+        minutes = exam.minutes * len(instances) / exam.questions
     session = QuizSession(
         instances, mode="exam", started_at=started, minutes=minutes, seed=seed, session_id=session_id,
         target_percent=exam.target_percent, domain_names=_domain_names(bank),

@@ -354,3 +354,32 @@ def test_a_timed_quiz_quit_at_once_resumes(bank_dir: Path, tmp_path: Path) -> No
     resumed = run([*args, "--resume"], ":submit\n", db)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["total"] == 2
+
+
+def test_an_abandoned_exam_is_resumed_or_counted_not_restarted(bank_dir: Path, tmp_path: Path) -> None:
+    """Issue 14 §1.5: the same seed must not give the same questions on a fresh clock."""
+    db = tmp_path / "progress.db"
+    args = ["quiz", "--plain", "--json", "--mode", "exam", "--count", "4", "--seed", "3", "--questions", str(bank_dir)]
+    assert run(args, ":quit\n", db).returncode == 0
+    again = run(args, ":submit\n", db)
+    assert again.returncode == 2 and again.stdout == ""
+    [line] = again.stderr.strip().splitlines()
+    assert line.startswith("study: error: an unfinished exam has ") and "--resume" in line
+
+
+def test_an_exam_whose_time_ran_out_is_counted_before_a_new_one(bank_dir: Path, tmp_path: Path) -> None:
+    import datetime as dt
+
+    from study.bank import load_bank
+    from study.progress import open_store
+    from study.quiz import build_exam
+
+    db = tmp_path / "progress.db"
+    with open_store(db) as store:
+        build_exam(load_bank(questions=[bank_dir]), seed=3, count=4,
+                   now=dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=2), store=store)
+    result = run(["quiz", "--plain", "--json", "--mode", "exam", "--count", "4", "--seed", "3",
+                  "--questions", str(bank_dir)], ":submit\n", db)
+    assert result.returncode == 0, result.stderr
+    assert "note: your unfinished exam ran out of time and was counted as submitted: 0/4 (0%)" in result.stderr
+    assert len(stats_json(db, bank_dir)["exam_history"]) == 2
