@@ -8,12 +8,12 @@ The pass/fail line compares against a target the project chose (``content/bluepr
 from __future__ import annotations
 
 import json
-import textwrap
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from study.quiz.grade import grade_answer
+from study.text import fill, labelled
 
 if TYPE_CHECKING:  # pragma: no cover
     from study.quiz.session import QuizSession
@@ -142,10 +142,10 @@ class Report:
         lines.append("")
         lines.append("By domain:")
         for did, t in self.by_domain.items():
-            lines.append(f"  {did}. {t.name}: {t.correct}/{t.total} ({t.percent:g}%)")
+            lines.append(fill(f"{did}. {t.name}: {t.correct}/{t.total} ({t.percent:g}%)", head="  ", indent="     "))
         lines.append("By objective:")
         for oid, t in self.by_objective.items():
-            lines.append(f"  {oid} {t.name}: {t.correct}/{t.total}")
+            lines.append(fill(f"{oid} {t.name}: {t.correct}/{t.total}", head="  ", indent="      "))
         unanswered = "Skipped (not graded)" if self.skipped else "Unanswered (graded wrong)"
         for title, items in (("Incorrect", self.incorrect), (unanswered, self.unanswered)):
             if not items:
@@ -153,13 +153,12 @@ class Report:
             lines.append("")
             lines.append(f"{title}:")
             for q in items:
-                lines.append(f"  Q{q.position} [{q.id}, objective {q.objective}] {q.message}")
+                lines.append(labelled(f"  Q{q.position} [{q.id}, objective {q.objective}] ", q.message, indent=4))
                 if q.derivation:
                     lines.append("    Worked:")
-                    lines += [f"      {step}" for step in q.derivation]
-                why = textwrap.indent(q.explanation.strip(), "      ").lstrip()
-                lines.append(f"    Why: {why}")
-        return "\n".join(lines)
+                    lines += [fill(step, head="      ", indent=" " * 8) for step in q.derivation]
+                lines.append(labelled("    Why: ", q.explanation, indent=6))
+        return "\n".join(fill(line) if "\n" not in line else line for line in lines)
 
 
 def build_report(session: "QuizSession") -> Report:
