@@ -2,7 +2,8 @@
 
 Format (``"format": "study-progress"``, ``"version": 1``): ``attempts``, ``reviews``, ``sessions``,
 ``items`` (FSRS card JSON per item) and ``settings``, all timestamps UTC ISO strings. An attempt's ``picked``
-lists the texts of the choices picked (empty for a typed number; absent in exports made before schema 5). Attempts and reviews
+lists the texts of the choices picked (empty for a typed number; absent in exports made before schema 5);
+its ``shown`` is the question as shown when answered (``study.quiz.shown``; null before schema 6). Attempts and reviews
 carry a ``uid``, which is what makes a merge free of duplicates: importing the same file twice adds nothing.
 
 Merging replays every attempt and review of each touched item in time order through FSRS, so the merged
@@ -25,7 +26,7 @@ FORMAT = "study-progress"
 FORMAT_VERSION = 1
 
 _ATTEMPT_KEYS = ("uid", "item_id", "content_hash", "params", "given", "correct", "seconds", "mode",
-                 "session_id", "at", "rating", "picked")
+                 "session_id", "at", "rating", "picked", "shown")
 _REVIEW_KEYS = ("uid", "card_id", "content_hash", "rating", "seconds", "at")
 _SESSION_KEYS = ("id", "kind", "started_at", "updated_at", "deadline", "state_json", "finished_at",
                  "report_json")
@@ -45,7 +46,7 @@ def export_data(store: "Store") -> dict[str, Any]:
                 dict(zip(_ATTEMPT_KEYS, r))
                 for r in conn.execute(
                     "SELECT uid, item_id, content_hash, params_json, given, correct, seconds, mode,"
-                    " session_id, at, rating, picked_json FROM attempts ORDER BY at, id"
+                    " session_id, at, rating, picked_json, shown_json FROM attempts ORDER BY at, id"
                 )
             ]
             reviews = [
@@ -71,6 +72,7 @@ def export_data(store: "Store") -> dict[str, Any]:
         a["params"] = json.loads(a["params"])
         a["correct"] = bool(a["correct"])
         a["picked"] = json.loads(a["picked"]) if a["picked"] else []
+        a["shown"] = json.loads(a["shown"]) if a["shown"] else None
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -98,10 +100,12 @@ def _validate(data: Mapping[str, Any]) -> None:
     if not isinstance(data.get("settings", {}), Mapping):
         raise ImportFormatError("\"settings\" must be an object")
     for n, a in enumerate(data.get("attempts", [])):
-        missing = [k for k in _ATTEMPT_KEYS if k not in a and k not in ("session_id", "rating", "params", "picked")]
+        missing = [k for k in _ATTEMPT_KEYS if k not in a and k not in ("session_id", "rating", "params", "picked", "shown")]
         picked = a.get("picked")
         if picked is not None and not (isinstance(picked, list) and all(isinstance(p, str) for p in picked)):
             raise ImportFormatError(f"attempt {n}: \"picked\" must be a list of choice texts")
+        if a.get("shown") is not None and not isinstance(a["shown"], Mapping):
+            raise ImportFormatError(f"attempt {n}: \"shown\" must be an object (the question as shown)")
         if missing:
             raise ImportFormatError(f"attempt {n}: missing {', '.join(missing)}")
     for n, r in enumerate(data.get("reviews", [])):
@@ -145,10 +149,11 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
                 )
             cur = conn.execute(
                 "INSERT OR IGNORE INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds,"
-                " mode, session_id, at, rating, picked_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " mode, session_id, at, rating, picked_json, shown_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (a["uid"], a["item_id"], a["content_hash"], json.dumps(a.get("params") or {}, sort_keys=True),
                  str(a["given"]), int(bool(a["correct"])), float(a["seconds"]), a["mode"], sid, at, int(rating),
-                 json.dumps(a["picked"], ensure_ascii=False) if a.get("picked") else None),
+                 json.dumps(a["picked"], ensure_ascii=False) if a.get("picked") else None,
+                 json.dumps(a["shown"], ensure_ascii=False, sort_keys=True) if a.get("shown") else None),
             )
             if cur.rowcount:
                 added["attempts"] += 1

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from study.quiz.clock import Clock, as_utc, from_iso, iso, system_clock
 from study.quiz.grade import Grade, grade_answer, normalize_answer
 from study.quiz.instance import Instance, InstanceError, instantiate
+from study.quiz.shown import shown_record
 from study.quiz.select import History, SelectionError, filter_questions, select_exam, select_practice
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -426,6 +427,7 @@ class QuizSession:
                 session_id=self.id,
                 at=at,
                 picked=_picked_texts(inst, self.answers[i]),
+                shown=shown_record(inst, self.objective_titles.get(inst.objective, "")),
             )
         )
 
