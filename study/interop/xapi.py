@@ -3,7 +3,8 @@
 What is written (IRIs under a base, ``https://study-nca-aiio.invalid/nca-aiio`` unless ``STUDY_XAPI_BASE`` names
 the institution's own):
 
-* one ``answered`` statement per recorded answer (``attempted`` for a question left unanswered in an exam). The
+* one ``answered`` statement per recorded answer (``attempted`` for a blank that a store from before blanks
+  stopped being recorded still holds; a question left unanswered now appears only in its exam's report). The
   object is the question as a ``cmi.interaction`` activity ``<base>/questions/<id>``: ``choice`` (components
   ``a``, ``b``, ... in the order the author wrote the choices, not the shuffled letters the learner saw),
   ``true-false`` or ``numeric`` (correct range ``min[:]max`` in the answer's unit, from the tolerance). A
