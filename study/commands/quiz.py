@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
               f"out (first: {errors[0]}); run `study lint` for all", file=sys.stderr)
     talk = sys.stderr if args.json else sys.stdout
     seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
-    if args.seed is None:
+    if args.seed is None and not args.resume:  # a resumed quiz keeps the questions it had
         print(f"seed {seed} (repeat this quiz with --seed {seed})", file=talk)
     seed_value: int | str = int(seed) if seed.isdigit() else seed
 

@@ -459,8 +459,9 @@ def unfinished(store: Any, mode: str, bank: Any = None, *, clock: Clock | None =
     if active is None:
         return None
     session = QuizSession.from_json(active[1], bank, clock=clock, store=store)
-    session.tick(now)
-    if not session.finished:
+    if session.remaining(now) == dt.timedelta(0):
+        session.tick(now)  # counts it; alerts still due on a live session are left for the driver to show
+    else:
         session.resume(now)
     return session
 
