@@ -98,4 +98,4 @@ def labelled(head: str, markdown: str, width: int = WIDTH, indent: int | None = 
     if "\n" not in body:
         return fill(body, width, head=head, indent=pad)
     block = plain_text(markdown, width - len(pad) if len(pad) < width // 2 else width)
-    return head.rstrip() + "\n" + textwrap.indent(block, pad)
+    return (head.rstrip() + "\n" if head.strip() else "") + textwrap.indent(block, pad)

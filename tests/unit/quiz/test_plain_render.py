@@ -75,3 +75,8 @@ def test_every_shipped_question_reads_cleanly_in_the_plain_terminal():
                 _check(feedback_text(grade_answer(inst, given), inst), q.id)
             checked += 1
     assert checked == 2 * len(bank.questions) > 0
+
+
+def test_a_label_before_several_paragraphs_starts_them_on_the_next_line():
+    assert labelled("Why: ", "First part.\n\nSecond part.", width=40) == "Why:\n     First part.\n\n     Second part."
+    assert labelled("", "One.\n\nTwo.", width=40, indent=2) == "  One.\n\n  Two."
