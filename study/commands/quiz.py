@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
               f"out (first: {errors[0]}); run `study lint` for all", file=sys.stderr)
     talk = sys.stderr if args.json else sys.stdout
     seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
-    if args.seed is None:
+    if args.seed is None and not args.resume:  # a resumed quiz keeps the questions it had
         print(f"seed {seed} (repeat this quiz with --seed {seed})", file=talk)
     seed_value: int | str = int(seed) if seed.isdigit() else seed
 
@@ -118,8 +118,7 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             session = _resume(args, bank, store, clock)
         else:
-            if store is not None and args.mode != "practice" and store.active_session(args.mode) is not None:
-                print(f"note: an unfinished {args.mode} is waiting; continue it with --resume", file=talk)
+            _settle_abandoned(args.mode, bank, store, clock, talk)
             session = _build(args, bank, store, clock, seed_value, difficulty)
         report = run_plain(session, sys.stdin, talk, clock)
     except SelectionError as exc:
@@ -142,16 +141,35 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _resume(args: argparse.Namespace, bank, store, clock):
-    from study.quiz.session import QuizSession
+    from study.quiz import unfinished
 
     if store is None:
         raise UsageError("--resume needs the progress store")
-    active = store.active_session(args.mode)
-    if active is None:
+    session = unfinished(store, args.mode, bank, clock=clock)
+    if session is None:
         raise UsageError(f"no unfinished {args.mode} to resume")
-    session = QuizSession.from_json(active[1], bank, clock=clock, store=store)
-    session.resume(clock())
-    return session
+    return session  # finished already when its time ran out meanwhile: the report says so
+
+
+def _settle_abandoned(mode: str, bank, store, clock, talk) -> None:
+    """An abandoned exam or timed quiz is resumed or counted, never left beside a fresh one (a restart with
+    the same seed would give the same questions on a fresh clock): one whose time ran out is counted now;
+    one with time left must be resumed, where :submit counts it as it stands."""
+    from study.quiz import unfinished
+    from study.quiz.session import format_left
+
+    waiting = unfinished(store, mode, bank, clock=clock) if mode != "practice" else None
+    if waiting is None:
+        return
+    if waiting.finished:
+        r = waiting.report
+        print(f"note: your unfinished {mode} ran out of time and was counted as submitted: "
+              f"{r.correct}/{r.total} ({r.score:g}%)", file=talk)
+        return
+    left = waiting.remaining()
+    has = f"has {format_left(left.total_seconds())} left" if left is not None else "is waiting"
+    raise UsageError(f"an unfinished {mode} {has}: continue it with --resume (type :submit there to count it "
+                     "as it stands)")
 
 
 def _build(args: argparse.Namespace, bank, store, clock, seed, difficulty):

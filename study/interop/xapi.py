@@ -3,7 +3,8 @@
 What is written (IRIs under a base, ``https://study-nca-aiio.invalid/nca-aiio`` unless ``STUDY_XAPI_BASE`` names
 the institution's own):
 
-* one ``answered`` statement per recorded answer (``attempted`` for a question left unanswered in an exam). The
+* one ``answered`` statement per recorded answer (``attempted`` for a blank that a store from before blanks
+  stopped being recorded still holds; a question left unanswered now appears only in its exam's report). The
   object is the question as a ``cmi.interaction`` activity ``<base>/questions/<id>``: ``choice`` (components
   ``a``, ``b``, ... in the order the author wrote the choices, not the shuffled letters the learner saw),
   ``true-false`` or ``numeric`` (correct range ``min[:]max`` in the answer's unit, from the tolerance). A
@@ -25,7 +26,11 @@ store's JSON backup, so a restored store keeps it too. An institution should sti
 learner's real identity, which overrides the default. The answer exactly as given (shown letters,
 a number with its unit) goes in ``result.extensions["<base>/extensions/given"]``; the numeric unit and tolerance
 in the definition's extensions. The picked choices come from the attempt itself (stores at schema 5 keep their
-texts); an older answer whose shown choice order the store did not keep (a practice set that was never
+texts); from schema 6 each answer keeps the question as shown (``attempts.shown_json``: the stem, the choices in
+the order shown with a stable id each, a hash of the choice's text, the numeric key, the version of study that
+asked), and its statement is built from that alone: rewording a stem or reordering choices in the bank later
+changes no statement already exported, and ``result.response`` names choices by those ids. An older answer
+without it is described from the current bank, as before; an older answer whose shown choice order the store did not keep (a practice set that was never
 submitted nor timed) goes out without ``response``; one to a question gone from the bank goes out with
 the question id and whatever the session report still says of it.
 """
@@ -381,6 +386,64 @@ def _interaction(question: Any, inst: Any, given: str, correct: bool, session: _
     return _Interaction(definition, response)
 
 
+def _interaction_as_shown(shown: Mapping[str, Any], qid: str, given: str, correct: bool,
+                          ext: str) -> _Interaction:
+    """The activity definition from what the learner was shown (``attempts.shown_json``), so the statement
+    never changes when the bank is reworded or reordered later: the stem as shown, the choices in the order
+    shown with their stable ids, and the response by those ids."""
+    from study.quiz.shown import shown_instance
+
+    stem = str(shown.get("stem") or "")
+    definition: dict[str, Any] = {"name": _lang(_title(stem)), "description": _lang(stem.strip()),
+                                  "type": INTERACTION_TYPE}
+    extensions: dict[str, Any] = {f"{ext}/objective": shown.get("objective"), f"{ext}/difficulty": shown.get("difficulty")}
+    choices = [c for c in shown.get("choices") or () if isinstance(c, Mapping)]
+    kind = shown.get("type")
+    picked: list[int] = []
+    if given and _LETTERS.match(given):
+        picked = sorted({ord(x) - ord("A") for x in given.split(",")})
+        if not all(0 <= i < len(choices) for i in picked):
+            picked = []
+    response: str | None = None
+    if kind in ("single", "multi"):
+        definition["interactionType"] = "choice"
+        definition["correctResponsesPattern"] = ["[,]".join(str(c["id"]) for c in choices if c.get("correct"))]
+        definition["choices"] = [{"id": str(c["id"]), "description": _lang(str(c["text"]))} for c in choices]
+        if picked:
+            response = "[,]".join(str(choices[i]["id"]) for i in picked)
+    elif kind == "true_false":
+        definition["interactionType"] = "true-false"
+        truth = any(c.get("correct") and str(c.get("text")).lower() == "true" for c in choices)
+        definition["correctResponsesPattern"] = ["true" if truth else "false"]
+        if given in ("T", "F"):
+            response = "true" if given == "T" else "false"
+    else:
+        inst = shown_instance(dict(shown), qid)
+        key = inst.numeric
+        definition["interactionType"] = "numeric"
+        low, high = key.value - _half_width(key), key.value + _half_width(key)
+        definition["correctResponsesPattern"] = [f"{number_text(low)}[:]{number_text(high)}"]
+        extensions[f"{ext}/unit"] = key.unit
+        extensions[f"{ext}/tolerance"] = key.tolerance
+        text: str | None = given or None
+        if given and _LETTERS.match(given) and choices:  # asked as multiple choice: the picked option is a number
+            text = str(choices[picked[0]]["text"]) if len(picked) == 1 else None
+        if text:
+            response = _numeric_response(inst, text, correct, low, high)
+    definition["extensions"] = extensions
+    return _Interaction(definition, response)
+
+
+def _usable_shown(value: Any) -> Mapping[str, Any] | None:
+    if isinstance(value, str):
+        value = _loads(value)
+    if isinstance(value, Mapping) and value.get("v") == 1 and value.get("type") and "stem" in value:
+        if value.get("type") == "numeric" and not isinstance(value.get("numeric"), Mapping):
+            return None
+        return value
+    return None
+
+
 # --- statements ------------------------------------------------------------------------------------------
 
 
@@ -422,10 +485,10 @@ class _Builder:
         return {"objectType": "Activity", "id": f"{self.base}/{quote(mode, safe='')}",
                 "definition": {"name": _lang(name), "type": ADL_TYPE + "assessment"}}
 
-    def objective(self, oid: str) -> dict[str, Any]:
-        title = oid
+    def objective(self, oid: str, shown_title: str | None = None) -> dict[str, Any]:
+        title = oid if shown_title is None else f"{oid} {shown_title}"
         bank = self.bank.bank
-        if bank is not None:
+        if bank is not None and shown_title is None:
             try:
                 title = f"{oid} {bank.blueprint.objective(oid).title}"
             except KeyError:
@@ -451,7 +514,7 @@ class _Builder:
         return {"id": ADL_VERB + name, "display": _lang(name)}
 
     def context(self, mode: str, session_id: str | None, other: list[dict[str, Any]] | None = None,
-                parent: bool = True, revision: str | None = None) -> dict[str, Any]:
+                parent: bool = True, revision: str | None = None, platform: str | None = None) -> dict[str, Any]:
         from study import __version__
 
         ctx: dict[str, Any] = {}
@@ -466,7 +529,7 @@ class _Builder:
         ctx["contextActivities"] = activities
         if revision:
             ctx["revision"] = revision
-        ctx["platform"] = f"study {__version__}"
+        ctx["platform"] = platform or f"study {__version__}"
         ctx["language"] = LANG
         return ctx
 
@@ -480,7 +543,8 @@ class _Builder:
         mode = str(a.get("mode") or "practice")
         sid = a.get("session_id")
         session = self.sessions.get(str(sid)) if sid else None
-        question = self.bank.question(qid)
+        shown = _usable_shown(a.get("shown"))
+        question = self.bank.question(qid) if shown is None else None
         inst = self.bank.instance(question, params) if question is not None else None
         other: list[dict[str, Any]] = []
         result: dict[str, Any] = {
@@ -489,7 +553,25 @@ class _Builder:
             "completion": bool(given),
             "duration": iso_duration(float(a.get("seconds") or 0.0)),
         }
-        if question is not None and inst is not None:
+        platform: str | None = None
+        if shown is not None:
+            # Fixed at answer time: edits to the bank change nothing already exported.
+            templated = bool(shown.get("templated"))
+            interaction = _interaction_as_shown(shown, qid, given, correct, self.ext)
+            obj = {"objectType": "Activity", "id": self.question_iri(qid, params if templated else None),
+                   "definition": interaction.definition}
+            if templated:
+                other.append({"objectType": "Activity", "id": self.question_iri(qid),
+                              "definition": {"name": _lang(f"question {qid}"), "type": ADL_TYPE + "question"}})
+            objective = str(shown.get("objective") or "")
+            title = str(shown.get("objective_title") or "")
+            other.insert(0, self.objective(objective, title or None))
+            if interaction.response is not None:
+                result["response"] = interaction.response
+            elif given:
+                self.summary.no_response += 1
+            platform = str(shown["platform"]) if shown.get("platform") else None
+        elif question is not None and inst is not None:
             templated = bool(question.params)
             obj_id = self.question_iri(qid, params if templated else None)
             interaction = _interaction(question, inst, given, correct, session, self.ext,
@@ -528,7 +610,8 @@ class _Builder:
             "verb": self.verb("answered" if given else "attempted"),
             "object": obj,
             "result": result,
-            "context": self.context(mode, str(sid) if sid else None, other, revision=str(revision) if revision else None),
+            "context": self.context(mode, str(sid) if sid else None, other, revision=str(revision) if revision else None,
+                                    platform=platform),
             "timestamp": iso_timestamp(a["at"]),
         }
 

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AliasChoices, AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from study.progress.store import MODES, RETENTION_RANGE, parse_iso, utc_iso
 
@@ -103,7 +103,8 @@ class AttemptRow(_Row):
     at: Timestamp
     rating: RatingValue | None = None
     picked: list[str] | None = None
-    shown_json: JsonObjectText | None = None
+    # The export writes the question as shown under "shown" (an object); "shown_json" (its text) is read too.
+    shown_json: JsonObjectText | None = Field(default=None, validation_alias=AliasChoices("shown", "shown_json"))
 
     @field_validator("shown_json", mode="before")
     @classmethod

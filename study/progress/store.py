@@ -91,6 +91,9 @@ class Attempt:
     uid: str = field(default_factory=lambda: uuid.uuid4().hex)
     # The texts of the options picked, in the order shown; empty for a typed answer.
     picked: tuple[str, ...] = ()
+    # The question as shown when answered (``study.quiz.shown``): stem, choices in order with stable ids.
+    # None for attempts recorded before it was kept; exports then fall back to the current bank.
+    shown: Mapping[str, Any] | None = None
 
     @property
     def rating(self) -> Rating:
@@ -289,7 +292,7 @@ class Store:
                 )
             conn.execute(
                 "INSERT INTO attempts(uid, item_id, content_hash, params_json, given, correct, seconds, mode,"
-                " session_id, at, rating, picked_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " session_id, at, rating, picked_json, shown_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     attempt.uid,
                     attempt.item_id,
@@ -303,6 +306,7 @@ class Store:
                     at,
                     int(rating),
                     json.dumps(list(attempt.picked), ensure_ascii=False) if attempt.picked else None,
+                    json.dumps(dict(attempt.shown), ensure_ascii=False, sort_keys=True) if attempt.shown else None,
                 ),
             )
             self._apply_review(conn, attempt.item_id, "question", attempt.content_hash, rating, attempt.at,
@@ -642,15 +646,15 @@ class _locked_tx:
 
 
 _ATTEMPT_COLS = ("item_id, content_hash, params_json, given, correct, seconds, mode, session_id, at, uid,"
-                 " picked_json")
+                 " picked_json, shown_json")
 _ITEM_COLS = "item_id, kind, content_hash, card_json, due, last_review"
 _SESSION_COLS = "id, kind, started_at, updated_at, deadline, state_json, finished_at, report_json"
 
 
 def _attempt(row: tuple) -> Attempt:
-    item_id, chash, params, given, correct, seconds, mode, sid, at, uid, picked = row
+    item_id, chash, params, given, correct, seconds, mode, sid, at, uid, picked, shown = row
     return Attempt(item_id, chash, stored_json(params, {}), given, bool(correct), seconds, mode, sid, parse_iso(at),
-                   uid, tuple(stored_json(picked, ())) if picked else ())
+                   uid, tuple(stored_json(picked, ())) if picked else (), stored_json(shown, None) if shown else None)
 
 
 def _session(row: tuple) -> Session:

@@ -2,7 +2,8 @@
 
 Format (``"format": "study-progress"``, ``"version": 1``): ``attempts``, ``reviews``, ``sessions``,
 ``items`` (FSRS card JSON per item) and ``settings``, all timestamps UTC ISO strings. An attempt's ``picked``
-lists the texts of the choices picked (empty for a typed number; absent in exports made before schema 5). Attempts and reviews
+lists the texts of the choices picked (empty for a typed number; absent in exports made before schema 5);
+its ``shown`` is the question as shown when answered (``study.quiz.shown``; null before schema 6). Attempts and reviews
 carry a ``uid``, which is what makes a merge free of duplicates: importing the same file twice adds nothing.
 
 Merging replays every attempt and review of each touched item in time order through FSRS, so the merged
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from study.progress.store import Store
 
 _ATTEMPT_KEYS = ("uid", "item_id", "content_hash", "params", "given", "correct", "seconds", "mode",
-                 "session_id", "at", "rating", "picked")
+                 "session_id", "at", "rating", "picked", "shown")
 _REVIEW_KEYS = ("uid", "card_id", "content_hash", "rating", "seconds", "at")
 _SESSION_KEYS = ("id", "kind", "started_at", "updated_at", "deadline", "state_json", "finished_at",
                  "report_json")
@@ -53,7 +54,7 @@ def export_data(store: "Store") -> dict[str, Any]:
                 dict(zip(_ATTEMPT_KEYS, r))
                 for r in conn.execute(
                     "SELECT uid, item_id, content_hash, params_json, given, correct, seconds, mode,"
-                    " session_id, at, rating, picked_json FROM attempts ORDER BY at, id"
+                    " session_id, at, rating, picked_json, shown_json FROM attempts ORDER BY at, id"
                 )
             ]
             reviews = [
@@ -87,6 +88,7 @@ def export_data(store: "Store") -> dict[str, Any]:
         a["params"] = stored_json(a["params"], {})
         a["correct"] = bool(a["correct"])
         a["picked"] = stored_json(a["picked"], []) if a["picked"] else []
+        a["shown"] = stored_json(a["shown"], None) if a["shown"] else None
     data = {
         "format": FORMAT,
         "version": FORMAT_VERSION,

@@ -38,6 +38,7 @@ from study.quiz.session import (
     alert_thresholds,
     build_exam,
     build_practice,
+    unfinished,
 )
 
 __all__ = [
@@ -47,5 +48,5 @@ __all__ = [
     "PICKS", "History", "SelectionError", "domain_quota", "filter_questions", "largest_remainder",
     "select_exam", "select_practice",
     "MODES", "QuizSession", "Review", "SessionError", "TimeUp", "alert_thresholds", "build_exam",
-    "build_practice",
+    "build_practice", "unfinished",
 ]

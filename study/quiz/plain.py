@@ -8,51 +8,23 @@ later). End of input submits. No colour, no cursor movement: output is line-orie
 
 from __future__ import annotations
 
-import re
-import textwrap
 from typing import IO
 
 from study.progress.store_open import StoreError
 from study.quiz.clock import Clock
 from study.quiz.grade import AnswerError, Grade, normalize_answer
 from study.quiz.instance import Instance
+from study.quiz.lines import LineReader
 from study.quiz.report import Report
 from study.quiz.session import QuizSession, SessionError, TimeUp, format_left
+from study.text import WIDTH, fill, labelled, plain_text
 
 HELP = "commands: :flag  :back  :next  :review  :N (go to N)  :submit  :quit  (empty line skips)"
-_MD = re.compile(r"(\*\*|__|`)")
-
-
-# Lines that Markdown keeps as they are: tables, lists, quotes, code.
-_KEEP_LINE = re.compile(r"^\s*(\||[-*+] |\d+[.)] |>|```|    )")
-WIDTH = 79
-
-
-def plain_text(markdown: str, width: int | None = None) -> str:
-    """Markdown emphasis and code marks removed: screen readers otherwise read the asterisks aloud.
-
-    Prose paragraphs are re-flowed as Markdown would (an author's line break inside a paragraph is a space),
-    and wrapped to ``width`` when given, so a stem reads the same whatever its YAML line breaks were and
-    fits the terminal after placeholders lengthen it. Tables, lists and code keep their lines."""
-    paragraphs = []
-    for para in re.split(r"\n\s*\n", _MD.sub("", markdown).strip()):
-        lines = para.splitlines()
-        if any(_KEEP_LINE.match(line) for line in lines):
-            paragraphs.append(para)
-            continue
-        text = " ".join(line.strip() for line in lines)
-        paragraphs.append(textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
-                          if width else text)
-    return "\n\n".join(paragraphs)
 
 
 def _option(label: str, text: str) -> str:
     head = f"  {label}) "
-    body = plain_text(text)
-    if "\n" in body:
-        return head + body
-    return textwrap.fill(body, WIDTH, initial_indent=head, subsequent_indent=" " * len(head),
-                         break_long_words=False, break_on_hyphens=False)
+    return fill(plain_text(text), WIDTH, head=head, indent=" " * len(head))
 
 
 def describe(inst: Instance, position: int, total: int, *, flagged: bool = False, answer: str | None = None,
@@ -87,21 +59,22 @@ def answer_hint(inst: Instance) -> str:
 
 
 def feedback_text(grade: Grade, inst: Instance) -> str:
-    lines = [grade.message]
+    """Right or wrong, why, the worked derivation and a source: Markdown stripped, wrapped at words."""
+    lines = [labelled("", grade.message, indent=2)]
     if not inst.is_multi and not grade.correct:
-        lines += [f"  You picked {p.label}: {p.why}" for p in grade.picks if p.picked and p.why]
+        lines += [labelled(f"  You picked {p.label}: ", p.why, indent=4) for p in grade.picks if p.picked and p.why]
     if inst.is_multi and not grade.correct:
         for p in grade.picks:
             mark = ("right" if p.correct else "wrong") if p.picked else ("missed" if p.correct else "")
             if mark:
-                lines.append(f"  {p.label}) {mark}: {p.why}")
+                lines.append(labelled(f"  {p.label}) {mark}: ", p.why, indent=4))
     if grade.derivation:
         lines.append("Worked:")
-        lines += [f"  {step}" for step in grade.derivation]
-    lines.append(f"Why: {plain_text(inst.explanation)}")
+        lines += [fill(step, head="  ", indent="    ") for step in grade.derivation]
+    lines.append(labelled("Why: ", inst.explanation))
     if inst.references:
         title, url = inst.references[0]
-        lines.append(f"Source: {title} <{url}>")
+        lines.append(fill(f"{title} <{url}>", head="Source: ", indent=" " * 8))
     return "\n".join(lines)
 
 
@@ -117,13 +90,19 @@ def run_plain(
     stdin: IO[str],
     out: IO[str],
     clock: Clock,
+    *,
+    poll_s: float = 1.0,
 ) -> Report | None:
     """Drive ``session`` from ``stdin`` lines, writing prompts and feedback to ``out``.
 
     Returns the report, or ``None`` when the learner typed ``:quit`` (the session stays resumable in the
-    store). The deadline is checked before every prompt and after every line: a blocking read cannot be
-    interrupted, so an answer typed after the deadline is refused and the exam is submitted as it stood.
+    store). A timed session waits for input only until its next alert or its deadline (see
+    :class:`~study.quiz.lines.LineReader`), so alerts and the submit come on time while the learner is idle;
+    an answer typed after the deadline is refused and the exam is submitted as it stood. The wait is cut
+    into ``poll_s`` slices so a clock that jumps (a laptop waking, an injected test clock) is read again
+    soon; untimed sessions just wait for the next line.
     """
+    reader = LineReader(stdin)
 
     def say(text: str = "") -> None:
         out.write(text + "\n")
@@ -131,7 +110,7 @@ def run_plain(
 
     timed = f", {format_left(session.minutes * 60)}" if session.minutes else ""
     noun = "question" if session.count == 1 else "questions"
-    say(f"{session.mode.capitalize()}: {session.count} {noun}{timed}. {HELP}")
+    say(fill(f"{session.mode.capitalize()}: {session.count} {noun}{timed}. {HELP}"))
     show = True
     while not session.finished:
         try:
@@ -151,7 +130,11 @@ def run_plain(
                          answer=None if session.feedback else session.answers[i],
                          now_left=format_left(left.total_seconds()) if left is not None else None))
         show = True
-        line = stdin.readline()
+        wait = session.until_next_tick(clock()) if reader.can_time_out else None
+        line = reader.readline(None if wait is None else min(wait, poll_s))
+        if line is None:  # the clock has news (an alert or the deadline): the loop's tick says it
+            show = False
+            continue
         if line == "":
             say("End of input: submitting.")
             break

@@ -8,12 +8,12 @@ The pass/fail line compares against a target the project chose (``content/bluepr
 from __future__ import annotations
 
 import json
-import textwrap
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from study.quiz.grade import grade_answer
+from study.text import fill, labelled
 
 if TYPE_CHECKING:  # pragma: no cover
     from study.quiz.session import QuizSession
@@ -72,6 +72,8 @@ class Report:
     by_domain: dict[str, Tally]
     by_objective: dict[str, Tally]
     questions: tuple[QuestionResult, ...]
+    # Practice questions passed over: shown, not graded, left out of ``total`` (an exam grades them wrong).
+    skipped: int = 0
 
     @property
     def score(self) -> float:
@@ -89,6 +91,12 @@ class Report:
     @property
     def unanswered(self) -> tuple[QuestionResult, ...]:
         return tuple(q for q in self.questions if not q.answered)
+
+    @property
+    def verdict(self) -> str:
+        """``"at or above the 70% target"`` or ``"below the 70% target"``: the target is named once."""
+        side = "at or above" if self.passed else "below"
+        return f"{side} the {self.target_percent}% target"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -113,6 +121,7 @@ class Report:
             ],
             "incorrect": [q.id for q in self.incorrect],
             "unanswered": [q.id for q in self.unanswered],
+            "skipped": self.skipped,
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -120,35 +129,36 @@ class Report:
 
     def render_text(self) -> str:
         """A plain-text report for terminals and screen readers (no colour, no box drawing)."""
-        verdict = "pass" if self.passed else "below target"
-        lines = [
-            f"Score: {self.correct}/{self.total} ({self.score:g}%) - {verdict} against a target of "
-            f"{self.target_percent}% ({UNOFFICIAL}).",
-        ]
+        if self.total:
+            lines = [f"Score: {self.correct}/{self.total} ({self.score:g}%), {self.verdict} ({UNOFFICIAL})."]
+        else:
+            lines = ["Nothing answered, so nothing was graded."]
+        if self.skipped:
+            lines.append(f"Skipped, not graded: {self.skipped} of {len(self.questions)} questions.")
         if self.timed_out:
             lines.append("Time ran out; the quiz was submitted automatically.")
         minutes, secs = divmod(int(round(self.seconds)), 60)
-        lines.append(f"Time: {minutes} min {secs} s, {self.seconds / max(1, self.total):.0f} s per question on average.")
+        lines.append(f"Time: {minutes} min {secs} s, {self.seconds / max(1, len(self.questions)):.0f} s per question on average.")
         lines.append("")
         lines.append("By domain:")
         for did, t in self.by_domain.items():
-            lines.append(f"  {did}. {t.name}: {t.correct}/{t.total} ({t.percent:g}%)")
+            lines.append(fill(f"{did}. {t.name}: {t.correct}/{t.total} ({t.percent:g}%)", head="  ", indent="     "))
         lines.append("By objective:")
         for oid, t in self.by_objective.items():
-            lines.append(f"  {oid} {t.name}: {t.correct}/{t.total}")
-        for title, items in (("Incorrect", self.incorrect), ("Unanswered", self.unanswered)):
+            lines.append(fill(f"{oid} {t.name}: {t.correct}/{t.total}", head="  ", indent="      "))
+        unanswered = "Skipped (not graded)" if self.skipped else "Unanswered (graded wrong)"
+        for title, items in (("Incorrect", self.incorrect), (unanswered, self.unanswered)):
             if not items:
                 continue
             lines.append("")
             lines.append(f"{title}:")
             for q in items:
-                lines.append(f"  Q{q.position} [{q.id}, objective {q.objective}] {q.message}")
+                lines.append(labelled(f"  Q{q.position} [{q.id}, objective {q.objective}] ", q.message, indent=4))
                 if q.derivation:
                     lines.append("    Worked:")
-                    lines += [f"      {step}" for step in q.derivation]
-                why = textwrap.indent(q.explanation.strip(), "      ").lstrip()
-                lines.append(f"    Why: {why}")
-        return "\n".join(lines)
+                    lines += [fill(step, head="      ", indent=" " * 8) for step in q.derivation]
+                lines.append(labelled("    Why: ", q.explanation, indent=6))
+        return "\n".join(fill(line) if "\n" not in line else line for line in lines)
 
 
 def build_report(session: "QuizSession") -> Report:
@@ -156,6 +166,8 @@ def build_report(session: "QuizSession") -> Report:
     results: list[QuestionResult] = []
     dom: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     obj: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    # Practice grades only what was answered; an exam or timed quiz, like the real exam, grades a blank wrong.
+    grade_blanks = session.mode != "practice"
     for i, inst in enumerate(session.instances):
         given = session.answers[i]
         g = grade_answer(inst, given)
@@ -169,6 +181,8 @@ def build_report(session: "QuizSession") -> Report:
                 matched_distractor_why=g.matched_distractor_why, references=inst.references,
             )
         )
+        if given is None and not grade_blanks:
+            continue
         for table, key in ((dom, inst.domain), (obj, inst.objective)):
             table[key][0] += g.correct
             table[key][1] += 1
@@ -179,8 +193,10 @@ def build_report(session: "QuizSession") -> Report:
     by_domain = {k: Tally(*dom[k], name=session.domain_names.get(k, "")) for k in sorted(dom, key=key)}
     by_objective = {k: Tally(*obj[k], name=session.objective_titles.get(k, "")) for k in sorted(obj, key=key)}
     finished = session.finished_at or session.mark
+    skipped = 0 if grade_blanks else sum(not r.answered for r in results)
     return Report(
-        session_id=session.id, mode=session.mode, correct=sum(r.correct for r in results), total=len(results),
+        session_id=session.id, mode=session.mode, correct=sum(r.correct for r in results),
+        total=len(results) - skipped, skipped=skipped,
         target_percent=session.target_percent, timed_out=session.timed_out,
         started_at=session.started_at.isoformat(), finished_at=finished.isoformat() if finished else None,
         seconds=(finished - session.started_at).total_seconds(), by_domain=by_domain, by_objective=by_objective,

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from study.quiz.clock import Clock, as_utc, from_iso, iso, system_clock
 from study.quiz.grade import Grade, grade_answer, normalize_answer
 from study.quiz.instance import Instance, InstanceError, instantiate
+from study.quiz.shown import shown_record
 from study.quiz.select import History, SelectionError, filter_questions, select_exam, select_practice
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -178,6 +179,15 @@ class QuizSession:
             return None
         left = self.deadline - self._now(now)
         return max(left, dt.timedelta(0))
+
+    def until_next_tick(self, now: Any = None) -> float | None:
+        """Seconds until :meth:`tick` has something to say (the next alert or the deadline), ``None`` when
+        untimed or finished: a driver waiting for input waits at most this long."""
+        if self.finished or self.deadline is None:
+            return None
+        left = (self.deadline - self._now(now)).total_seconds()
+        pending = [left - a for a in self.alerts if a not in self.fired and a < left]
+        return max(0.0, min([left, *pending]))
 
     def review(self) -> Review:
         return Review(
@@ -376,7 +386,9 @@ class QuizSession:
         self.timed_out = timed_out
         self.finished_at = end
         for i, inst in enumerate(self.instances):
-            if i not in self.recorded:
+            # Only answers are attempts: a question left blank counts against this exam's score (the report
+            # grades it) but never as a wrong answer in the history, the scheduler or the daily goal.
+            if i not in self.recorded and self.answers[i] is not None:
                 self._record(i, grade_answer(inst, self.answers[i]), end)
         from study.quiz.report import build_report
 
@@ -415,6 +427,7 @@ class QuizSession:
                 session_id=self.id,
                 at=at,
                 picked=_picked_texts(inst, self.answers[i]),
+                shown=shown_record(inst, self.objective_titles.get(inst.objective, "")),
             )
         )
 
@@ -429,6 +442,28 @@ def _picked_texts(inst: Instance, given: str | None) -> tuple[str, ...]:
         if 0 <= k < len(inst.options):
             texts.append(inst.options[k].text)
     return tuple(texts)
+
+
+def unfinished(store: Any, mode: str, bank: Any = None, *, clock: Clock | None = None,
+               now: Any = None) -> "QuizSession | None":
+    """The unfinished ``mode`` session saved in ``store``, restored, or ``None``.
+
+    An abandoned exam is either resumed or counted, never silently replaced: when its deadline has passed it
+    is counted here (submitted as it stood at its deadline, its blanks graded wrong in its report), and the
+    caller gets it back finished; with time left the caller resumes it (or the learner submits it there).
+    Starting a fresh one beside it would let the same seed give the same questions on a fresh clock.
+    """
+    if store is None:
+        return None
+    active = store.active_session(mode)
+    if active is None:
+        return None
+    session = QuizSession.from_json(active[1], bank, clock=clock, store=store)
+    if session.remaining(now) == dt.timedelta(0):
+        session.tick(now)  # counts it; alerts still due on a live session are left for the driver to show
+    else:
+        session.resume(now)
+    return session
 
 
 # --- building sessions ---------------------------------------------------------------------------------------
@@ -484,14 +519,12 @@ def build_exam(
     """A timed exam shaped like the real one (default: the blueprint's 50 questions in 60 minutes).
 
     Other lengths split by largest remainder on the domain weights; ``minutes`` defaults to the blueprint's
-    time scaled to ``count``. With a ``store``, questions from the learner's last exams are avoided when the
+    time scaled to the number of questions drawn (fewer than ``count`` when the bank runs short). With a ``store``, questions from the learner's last exams are avoided when the
     bank allows, and the session saves and records itself. ``now`` is the start time (UTC datetime) or a
     clock callable; ``clock`` answers later actions that pass no ``now``.
     """
     exam = bank.blueprint.exam
     count = exam.questions if count is None else count
-    if minutes is None:
-        minutes = exam.minutes * count / exam.questions
     started, now_clock = _resolve_now(now)
     clock = clock or now_clock or system_clock
     started = started or as_utc(clock())
@@ -502,6 +535,10 @@ def build_exam(
         return select_exam([q for q in pool if q.id not in broken], bank.blueprint, count, seed, avoid)
 
     instances = _instances(bank, pick, seed, as_choice=True)
+    if minutes is None:
+        # The time belongs to the questions actually drawn: asking for more than the bank holds must not
+        # buy more minutes per question than the real exam gives.
+        minutes = exam.minutes * len(instances) / exam.questions
     session = QuizSession(
         instances, mode="exam", started_at=started, minutes=minutes, seed=seed, session_id=session_id,
         target_percent=exam.target_percent, domain_names=_domain_names(bank),
@@ -558,8 +595,11 @@ def build_practice(
         what = {"due": "nothing is due", "weak": "no attempted questions yet", "missed": "no missed questions",
                 "unseen": "every matching question has been seen"}.get(pick, "no questions match the filters")
         raise SelectionError(what)
-    return QuizSession(
+    session = QuizSession(
         instances, mode=mode, started_at=started, minutes=minutes, seed=seed, session_id=session_id,
         target_percent=bank.blueprint.exam.target_percent, domain_names=_domain_names(bank),
         objective_titles=_objective_titles(bank), clock=clock, store=store,
     )
+    # A timed set is saved at once, as an exam is: left before its first answer, it still resumes.
+    session._persist()
+    return session

@@ -304,7 +304,8 @@ async def test_full_exam_answer_flag_review_submit_results(make_app, store, cloc
     assert store.active_session("exam") is None
     history = store.exam_history()
     assert [s.id for s in history] == [session.id]
-    assert len({a.item_id for a in store.history() if a.session_id == session.id}) == 5
+    # Two answered, three blank: the blanks count in the score only, never as attempts (issue 14 §1.2).
+    assert len({a.item_id for a in store.history() if a.session_id == session.id}) == 2
 
 
 async def test_exam_alerts_then_auto_submit_at_zero(make_app, clock):
@@ -314,17 +315,19 @@ async def test_exam_alerts_then_auto_submit_at_zero(make_app, clock):
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        start_exam(app, 10)  # 12 minutes: alerts scale to 6, 3 and 1 minute left
+        # 5 questions, 6 minutes (the time follows the questions drawn): alerts at 3 min, 1 min 30 s, 30 s left
+        start_exam(app, 5)
         await settle(pilot, app)
         exam = app.screen
         assert isinstance(exam, ExamScreen)
-        clock.advance(minutes=6, seconds=30)
+        assert exam.session.minutes == 6
+        clock.advance(minutes=3, seconds=15)
         exam.tick()
         await settle(pilot, app)
         messages = [n.message for n in app._notifications]
-        assert any("5 min 30 s left" in m or "6 min left" in m for m in messages), messages
+        assert any("3 min left" in m for m in messages), messages
         assert "-alert" in exam.query_one("#exam-timer").classes
-        clock.advance(minutes=6)
+        clock.advance(minutes=3)
         exam.tick()
         await settle(pilot, app)
         assert isinstance(app.screen, ResultsScreen)
@@ -341,16 +344,16 @@ async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path,
     app = make_app(bank=bank, store=store, clock=clock, seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        start_exam(app, 10)
+        start_exam(app, 5)  # 6 minutes: the time follows the 5 questions drawn
         await settle(pilot, app)
         first = app.screen.session
         await pilot.press("2", "n")
-        clock.advance(minutes=4)
+        clock.advance(minutes=2)
         await pilot.press("f")
         await settle(pilot, app)
     # The process dies here: no submit, the store keeps what was saved after each action.
     store.close()
-    clock.advance(minutes=3)  # time passes while the app is closed: the exam clock keeps running
+    clock.advance(minutes=1)  # time passes while the app is closed: the exam clock keeps running
 
     store2 = open_store(store_path)
     app2 = make_app(bank=bank, store=store2, clock=clock, seed=3)
@@ -359,16 +362,16 @@ async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path,
         dialog = app2.screen
         assert isinstance(dialog, ChoiceDialog)
         body = str(dialog.query_one("#dialog-body", Static).render())
-        assert "05:00" in body  # 12 minutes - 4 - 3
+        assert "03:00" in body  # 6 minutes - 2 - 1
         await pilot.press("y")
         await settle(pilot, app2)
         exam = app2.screen
         assert isinstance(exam, ExamScreen)
         assert exam.session.id == first.id
-        assert exam.session.remaining() == dt.timedelta(minutes=5)
+        assert exam.session.remaining() == dt.timedelta(minutes=3)
         assert exam.session.answers[0] is not None and exam.session.flags[1]
         assert exam.session.index == 1
-        assert "05:00" in text_of(app2, "#exam-timer")
+        assert "03:00" in text_of(app2, "#exam-timer")
     store2.close()
 
 

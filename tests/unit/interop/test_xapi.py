@@ -78,6 +78,9 @@ class Recorded:
             e = QuizSession(insts, mode="exam", started_at=t1, minutes=10, store=store, session_id="e1")
             run(e, {0: letters(insts[0], q[SINGLE], (0,)), 1: letters(insts[1], q[MULTI], (0, 2)), 2: "T",
                     3: option_letter(insts[3], "70 GB")}, t1, t1 + 200 * S)
+            # A store written before blanks stopped being attempts holds one for the unanswered question.
+            store.record_attempt(Attempt(TEMPLATED, insts[4].content_hash, dict(insts[4].params), "", False, 0.0,
+                                         "exam", "e1", t1 + 200 * S, uid="e1-blank-uid"))
             self.e1_seconds = 200
             # e2: timed exam, passed: all five right; the templated question has no distractors, so it is typed.
             t2 = T0 + dt.timedelta(hours=2)
@@ -110,8 +113,26 @@ def recorded(bank: Bank, tmp_path_factory: pytest.TempPathFactory) -> Recorded:
     return Recorded(bank, tmp_path_factory.mktemp("xapi") / "progress.db")
 
 
+def without_shown(data: dict) -> dict:
+    """The export as a store before schema 6 wrote it: no record of the question as shown."""
+    import copy
+
+    data = copy.deepcopy(data)
+    for a in data["attempts"]:
+        a.pop("shown", None)
+    return data
+
+
 @pytest.fixture(scope="module")
 def statements(recorded: Recorded, bank: Bank) -> list[dict]:
+    """Statements described from the bank, as for answers recorded before schema 6 kept what was shown."""
+    sts, _ = xapi.build_statements(without_shown(recorded.data), bank, ALICE)
+    return sts
+
+
+@pytest.fixture(scope="module")
+def shown_statements(recorded: Recorded, bank: Bank) -> list[dict]:
+    """Statements described from what each answer recorded it was shown (schema 6 on)."""
     sts, _ = xapi.build_statements(recorded.data, bank, ALICE)
     return sts
 
@@ -175,9 +196,7 @@ def test_an_unsaved_practice_answer_is_mapped_through_the_texts_the_attempt_kept
 
 
 def test_an_older_export_without_picked_texts_has_no_response_but_keeps_the_letter(recorded, bank) -> None:
-    import copy
-
-    data = copy.deepcopy(recorded.data)
+    data = without_shown(recorded.data)
     for a in data["attempts"]:
         a.pop("picked", None)  # as exported before schema 5
     sts, _ = xapi.build_statements(data, bank, ALICE)
@@ -322,7 +341,7 @@ def test_another_actor_gets_other_statement_ids(recorded: Recorded, bank: Bank, 
 
 def test_a_question_gone_from_the_bank_is_still_exported(recorded: Recorded, bank: Bank) -> None:
     smaller = Bank(blueprint=bank.blueprint, questions=tuple(q for q in bank.questions if q.id != TF), topics=())
-    sts, summary = xapi.build_statements(recorded.data, smaller, ALICE)
+    sts, summary = xapi.build_statements(without_shown(recorded.data), smaller, ALICE)
     for st in sts:
         validate_statement(st)
     assert summary.missing == {TF, "xapi-gone-06"} and summary.missing_answers == 4
@@ -492,8 +511,11 @@ def test_cli_dispatch_with_the_built_in_bank(recorded: Recorded, capsys) -> None
     assert len(lines) == 19 + 5
     for st in lines:
         validate_statement(st)
-    # None of the fixture questions is in the built-in bank: every answer goes out with its id only.
-    assert "19 answers to 6 questions no longer in the bank" in captured.err
+    # None of the fixture questions is in the built-in bank: the answers that recorded what was shown keep
+    # their full description; only the two without that record (older stores) go out with the id only.
+    assert "2 answers to 2 questions no longer in the bank" in captured.err
+    described = [st for st in lines if st["object"]["definition"].get("interactionType")]
+    assert len(described) == 17
     assert main(["--db", str(recorded.db), "export", "--format", "xapi", "--actor", "nobody"]) == 2
 
 
@@ -570,3 +592,109 @@ def test_an_empty_store_exports_nothing(tmp_path: Path, capsys) -> None:
     args = argparse.Namespace(db=str(tmp_path / "empty.db"), file="-", actor="a@b.org", questions=[str(DATA)])
     assert xapi.export_command(args) == 0
     assert capsys.readouterr().out == ""
+
+
+# --- statements fixed at answer time (issue 12 §1) ------------------------------------------------------------
+
+
+def test_answers_keep_what_was_shown_and_choices_have_stable_ids(recorded: Recorded, shown_statements, bank) -> None:
+    from study.quiz.shown import choice_key
+
+    single = next(q for q in bank.questions if q.id == SINGLE)
+    st = one(shown_statements, SINGLE, "p1")
+    defn = st["object"]["definition"]
+    assert defn["interactionType"] == "choice"
+    # The choices in the order the learner saw them, each named by the hash of its text.
+    shown = next(a["shown"] for a in recorded.data["attempts"]
+                 if a["item_id"] == SINGLE and a["session_id"] == "p1")
+    assert [c["description"]["en"] for c in defn["choices"]] == [c["text"] for c in shown["choices"]]
+    assert {c["description"]["en"] for c in defn["choices"]} == {c.text for c in single.choices}
+    fabric = choice_key("The InfiniBand compute fabric")
+    assert defn["correctResponsesPattern"] == [fabric]
+    assert st["result"]["response"] == fabric and st["result"]["success"] is True
+    assert one(shown_statements, SINGLE, "e1")["result"]["response"] == choice_key("NVLink through the NVSwitch chips")
+    multi = one(shown_statements, MULTI, "e1")
+    assert multi["result"]["response"].split("[,]") and set(multi["result"]["response"].split("[,]")) == {
+        choice_key("nvidia-smi"), choice_key("DCGM (dcgmi)")}
+    assert one(shown_statements, TF, "p1")["object"]["definition"]["correctResponsesPattern"] == ["false"]
+    for st in shown_statements:
+        validate_statement(st)
+
+
+def _edited_bank(tmp_path: Path) -> Bank:
+    """A copy of the fixture bank with every stem reworded and every question's choices in reverse order."""
+    import yaml
+
+    data = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    for q in data["questions"]:
+        q["stem"] = "Reworded: " + q["stem"]
+        if q.get("choices"):
+            q["choices"] = list(reversed(q["choices"]))
+    copy = tmp_path / "edited.yaml"
+    copy.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    edited = load_bank(questions=[copy])
+    assert not [d for d in edited.diagnostics if d.severity == "error"]
+    return edited
+
+
+def test_editing_and_reordering_the_bank_changes_no_exported_statement(recorded: Recorded, bank: Bank,
+                                                                       tmp_path: Path) -> None:
+    edited = _edited_bank(tmp_path)
+    before, _ = xapi.build_statements(recorded.data, bank, ALICE)
+    after, _ = xapi.build_statements(recorded.data, edited, ALICE)
+    kept = {a["uid"] for a in recorded.data["attempts"] if a.get("shown")}
+    assert len(kept) == 17  # every answer made through a session
+    ids = {xapi.build_statements({"attempts": [a]}, bank, ALICE)[0][0]["id"]
+           for a in recorded.data["attempts"] if a["uid"] in kept}
+    line = {st["id"]: xapi.to_jsonl([st]) for st in before}
+    again = {st["id"]: xapi.to_jsonl([st]) for st in after}
+    assert ids <= set(line)
+    for sid in ids:
+        assert again[sid] == line[sid]  # byte-identical
+    # The edit is real: a statement described from the bank (an answer recorded before schema 6) changed.
+    old_before, _ = xapi.build_statements(without_shown(recorded.data), bank, ALICE)
+    old_after, _ = xapi.build_statements(without_shown(recorded.data), edited, ALICE)
+    assert sum(a != b for a, b in zip(xapi.to_jsonl(old_before).splitlines(), xapi.to_jsonl(old_after).splitlines())) >= 17
+
+
+def test_the_whole_built_in_bank_edited_and_reordered_changes_no_statement(tmp_path: Path) -> None:
+    """Every shipped question asked and answered, then every stem reworded and every choice list reversed
+    (numeric keys and templated parameters untouched): the export is byte-identical."""
+    from study.quiz.session import build_exam, build_practice
+
+    real = load_bank()
+    start = T0 - dt.timedelta(days=1)
+    with open_store(tmp_path / "p.db", fuzz=False) as store:
+        sessions = [build_practice(real, 21, count=len(real.questions), store=store, now=start),
+                    build_exam(real, 22, store=store, now=start + dt.timedelta(hours=1))]
+        for n, s in enumerate(sessions):
+            t = start + dt.timedelta(hours=n)
+            for k, inst in enumerate(s.instances):
+                s.goto(k, now=t + k * S)
+                s.answer(inst.expected if k % 2 else (inst.expected if inst.is_numeric_typed else
+                         next((l for l in inst.labels if l not in inst.correct_labels), inst.expected)),
+                         now=t + (k + 0.5) * S)
+            s.submit(now=t + 59 * dt.timedelta(minutes=1))
+        data = store.export_data()
+    assert len(data["attempts"]) == len(real.questions) + real.blueprint.exam.questions
+    edited = Bank(blueprint=real.blueprint, topics=real.topics, questions=tuple(
+        q.model_copy(update={"stem": q.stem + " (reworded)",
+                             **({"choices": tuple(reversed(q.choices))} if q.choices else {})})
+        for q in real.questions))
+    first, summary = xapi.build_statements(data, real, ALICE)
+    second, _ = xapi.build_statements(data, edited, ALICE)
+    assert summary.no_response == 0
+    assert xapi.to_jsonl(first) == xapi.to_jsonl(second)
+    for st in first:
+        if st["verb"]["id"].endswith("/answered"):
+            assert _agrees(st), st
+
+
+def test_the_backup_carries_what_was_shown(recorded: Recorded, bank: Bank, tmp_path: Path) -> None:
+    with open_store(tmp_path / "restored.db", fuzz=False) as store:
+        store.import_data(json.loads(json.dumps(recorded.data)))
+        again = store.export_data()
+    assert [a.get("shown") for a in again["attempts"]] == [a.get("shown") for a in recorded.data["attempts"]]
+    first, _ = xapi.build_statements(recorded.data, bank, ALICE)
+    second, _ = xapi.build_statements(again, bank, ALICE)
+    assert xapi.to_jsonl(first) == xapi.to_jsonl(second)

@@ -64,7 +64,7 @@ def test_text_report_shows_wrong_answers_with_explanation():
     bank = make_bank(per_objective=0, extra=[numeric("n", 140, "GB", distractors=[(70, "K and V once.")])])
     s = build_practice(bank, seed=1, count=1, now=T0)
     s.answer("70 GB", now=at(3))
-    text = s.submit(now=at(4)).render_text()
+    text = " ".join(s.submit(now=at(4)).render_text().split())  # wrapped at 79 columns: compare the words
     assert "Incorrect:" in text and "K and V once." in text and "Why: Because." in text
 
 
