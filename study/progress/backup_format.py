@@ -104,7 +104,7 @@ class AttemptRow(_Row):
     rating: RatingValue | None = None
     picked: list[str] | None = None
     # The export writes the question as shown under "shown" (an object); "shown_json" (its text) is read too.
-    shown_json: JsonObjectText | None = Field(default=None, validation_alias=AliasChoices("shown", "shown_json"))
+    shown_json: JsonObjectText | None = Field(default=None, validation_alias=AliasChoices("shown_json", "shown"))
 
     @field_validator("shown_json", mode="before")
     @classmethod

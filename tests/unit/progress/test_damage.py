@@ -143,8 +143,11 @@ def test_plain_quiz_on_a_damaged_store_records_into_a_fresh_one(populated, tmp_p
     import io
 
     path, damaged = _damaged(populated, tmp_path, variant)
-    monkeypatch.setattr("sys.stdin", io.StringIO("A\n\n:submit\n"))
-    code = main(["--db", str(path), "quiz", "--plain", "--count", "1", "--seed", "3", "--mode", "practice"])
+    # A fixed one-question practice (the fixture bank's NCCL question), so "A" is an answer whatever the bank.
+    fixture = Path(__file__).resolve().parents[2] / "tui" / "data"
+    monkeypatch.setattr("sys.stdin", io.StringIO("A\n:submit\n"))
+    code = main(["--db", str(path), "quiz", "--plain", "--questions", str(fixture / "questions"), "--content",
+                 str(fixture / "content"), "--objective", "1.1", "--count", "1", "--mode", "practice"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert any("moved to p.db.corrupt-" in line for line in _one_line_notices(err))
