@@ -210,6 +210,7 @@ class ExamScreen(QuizScreen):
         Binding("x", "clear", "Clear", show=False),
         Binding("g", "toggle_navigator", "Navigator"),
         Binding("r", "review", "Review/submit"),
+        Binding("R", "report", "Report", show=False),  # the footer is full at 80 columns; Help lists it
         Binding("escape", "pause", "Pause"),
     ]
 

@@ -273,6 +273,7 @@ class PracticeScreen(QuizScreen):
         *PICK_BINDINGS,
         Binding("enter", "answer", "Answer / next"),
         Binding("n,right", "next", "Next"),
+        Binding("R", "report", "Report"),
         Binding("escape", "leave", "Leave"),
     ]
 

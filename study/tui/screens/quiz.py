@@ -109,3 +109,9 @@ class QuizScreen(Screen):
 
     def answer_value(self, picked: tuple[int, ...]) -> str:
         return ",".join(LABELS[i] for i in picked)
+
+    def action_report(self) -> None:
+        from study.tui.screens.report_problem import report_problem
+
+        s = self.session
+        report_problem(self, s.current.qid, context=s.mode, session_id=s.id, position=s.index + 1)
