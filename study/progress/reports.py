@@ -1,9 +1,9 @@
 """A learner's reports of problems with questions (a wrong key, an unclear stem, outdated facts, free text).
 
 Kept in the store's ``reports`` table (schema 6) so the learner can list them (``study reports``, the app), and
-carried in the JSON backup so that ``study analyze`` shows them to instructors beside each question's figures.
-A report names the question's content hash at the time, so an instructor can tell whether it was about the
-current wording. Each has a ``uid``: merging the same backup twice adds nothing.
+carried in the JSON backup (``export_reports``; ``study import`` reads them back, merging by ``uid``) so that
+``study analyze`` shows them to instructors beside each question's figures. A report names the question's
+content hash at the time, so an instructor can tell whether it was about the current wording.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from study.progress.store import Store
@@ -88,32 +88,6 @@ def list_reports(store: "Store", item_id: str | None = None) -> list[ProblemRepo
 def export_reports(conn: Any) -> list[dict[str, Any]]:
     """Every report as JSON-ready dicts, oldest first (read inside the backup's transaction)."""
     return [dict(zip(_COLS.split(", "), row)) for row in conn.execute(f"SELECT {_COLS} FROM reports ORDER BY at, id")]
-
-
-def validate_reports(items: Any) -> str | None:
-    """Why a backup's ``reports`` list cannot be imported, or None when it can."""
-    if not isinstance(items, list):
-        return '"reports" must be a list'
-    for n, r in enumerate(items):
-        if not isinstance(r, Mapping):
-            return f"report {n}: must be an object"
-        missing = [k for k in ("uid", "item_id", "kind", "at") if not isinstance(r.get(k), str) or not r.get(k)]
-        if missing:
-            return f"report {n}: missing {', '.join(missing)}"
-        if r["kind"] not in KINDS:
-            return f"report {n}: kind {r['kind']!r} is not one of {', '.join(KINDS)}"
-    return None
-
-
-def import_reports(conn: Any, items: Iterable[Mapping[str, Any]]) -> int:
-    """Add the reports not already kept (by uid); returns how many were added."""
-    added = 0
-    for r in items:
-        report = ProblemReport(str(r["uid"]), str(r["item_id"]), str(r.get("content_hash") or ""), str(r["kind"]),
-                               str(r.get("text") or "")[:MAX_TEXT], str(r.get("context") or ""),
-                               r.get("session_id"), str(r["at"]))
-        added += _insert(conn, report)
-    return added
 
 
 def _insert(conn: Any, r: ProblemReport) -> int:

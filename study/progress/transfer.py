@@ -1,8 +1,7 @@
 """Full JSON backup and restore/merge of a progress store (``study export`` / ``study import``).
 
 Format (``"format": "study-progress"``, ``"version": 1``): ``attempts``, ``reviews``, ``sessions``,
-``items`` (FSRS card JSON per item), ``settings`` and ``reports`` (problems the learner reported with questions,
-see ``study.progress.reports``; absent in older exports), all timestamps UTC ISO strings. An attempt's ``picked``
+``items`` (FSRS card JSON per item) and ``settings``, all timestamps UTC ISO strings. An attempt's ``picked``
 lists the texts of the choices picked (empty for a typed number; absent in exports made before schema 5). Attempts and reviews
 carry a ``uid``, which is what makes a merge free of duplicates: importing the same file twice adds nothing.
 
@@ -17,7 +16,7 @@ import json
 from typing import TYPE_CHECKING, Any, Mapping
 
 from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
-from study.progress.reports import export_reports, import_reports, validate_reports
+from study.progress.reports import export_reports
 from study.progress.schedule import Rating
 
 if TYPE_CHECKING:
@@ -67,6 +66,7 @@ def export_data(store: "Store") -> dict[str, Any]:
                 )
             ]
             settings = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
+            # The learner's reports of problems with questions reach instructors here (``study analyze``).
             reports = export_reports(conn)
         finally:
             conn.execute("COMMIT")
@@ -112,9 +112,6 @@ def _validate(data: Mapping[str, Any]) -> None:
         missing = [k for k in _REVIEW_KEYS if k not in r]
         if missing:
             raise ImportFormatError(f"review {n}: missing {', '.join(missing)}")
-    problem = validate_reports(data.get("reports", []))
-    if problem:
-        raise ImportFormatError(problem)
 
 
 def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
@@ -124,11 +121,10 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
     from study.progress.store import parse_iso, utc_iso
 
     _validate(data)
-    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0}
+    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0}
     with store._tx() as conn:
         if replace:
-            for table in ("attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity",
-                          "reports"):
+            for table in ("attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity"):
                 conn.execute(f"DELETE FROM {table}")
         for s in data.get("sessions", []):
             row = tuple(s.get(k) for k in _SESSION_KEYS)
@@ -190,7 +186,6 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
                 "INSERT OR IGNORE INTO settings(key, value) VALUES (?, ?)", (key, json.dumps(value))
             )
             added["settings"] += cur.rowcount
-        added["reports"] = import_reports(conn, data.get("reports", []))
     return added
 
 
