@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "stats",
     "export",
     "import_",
+    "reports",
     "reset",
     "locate",
 )

@@ -44,3 +44,24 @@ def test_reports_travel_in_the_backup(store):
         "item_id": "q1", "kind": "outdated", "text": "H100 is no longer the newest", "content_hash": "h",
         "context": "review", "session_id": "s9"}
     assert kept["uid"] == list_reports(store)[0].uid and kept["at"].startswith("2026-11-30T12:00:00")
+
+
+def test_study_reports_lists_them_and_says_how_to_file_one(tmp_path, capsys):
+    from study.cli import main
+    from study.progress import open_store
+
+    db = tmp_path / "p.db"
+    assert main(["--db", str(db), "reports"]) == 0
+    assert "Press R on a question" in capsys.readouterr().out
+    with open_store(db) as s:
+        add_report(s, "fx-q1", "wrong-key", "C is the right one", context="results", at=NOW)
+        add_report(s, "fx-q2", "unclear", context="practice", at=NOW.replace(minute=5))
+    assert main(["--db", str(db), "reports"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "2026-11-30 12:05 UTC  fx-q2  unclear: the question is unclear in practice"
+    assert out[1] == "2026-11-30 12:00 UTC  fx-q1  wrong-key: the marked answer is wrong in results"
+    assert out[2] == "    C is the right one"
+    assert out[-1].startswith("2 reports.")
+    assert main(["--db", str(db), "reports", "--json", "--question", "fx-q1"]) == 0
+    [only] = json.loads(capsys.readouterr().out)
+    assert (only["item_id"], only["text"]) == ("fx-q1", "C is the right one")
