@@ -10,7 +10,9 @@ Measured (median of ``--runs``, each in a fresh app and store):
    "Submit?" -> the results' score line painted;
 2. exam of 50 questions from a generated single-choice bank, every question answered, ``y`` -> score painted
    (this one also records 50 attempts);
-3. practice set of 10 from the generated bank, the last ``enter`` -> score painted.
+3. practice set of 10 from the generated bank, the last ``enter`` -> score painted;
+4. in-process, ``QuizSession.submit`` with its store writes for exams like 1 and 2: what the UI thread used to
+   wait for before it could draw the results (the app now replays the writes in a worker, ``study.tui.submit``).
 
 Aim: each under 300 ms.
 
@@ -136,9 +138,28 @@ def practice_finish(tmp: Path, bank: Path) -> float:
         term.close()
 
 
+def submit_only(tmp: Path, bank_dir: Path, answer: bool) -> float:
+    """In-process: what ``QuizSession.submit`` alone costs on a real store (the UI thread waits for it before
+    it can draw the results): grading, one durable transaction per attempt not yet recorded, the report."""
+    from study.bank import load_bank
+    from study.progress import open_store
+    from study.quiz import build_exam
+
+    bank = load_bank(questions=[bank_dir])
+    with open_store(tmp / f"submit-{time.monotonic_ns()}.db") as store:
+        session = build_exam(bank, 1, 50, store=store)
+        for _ in range(session.count if answer else 0):
+            session.answer("A")
+            session.next()
+        t = time.perf_counter()
+        session.submit()
+        return (time.perf_counter() - t) * 1e3
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3, help="runs per measurement (median taken)")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="study-bench-results-") as tmpdir:
         tmp = Path(tmpdir)
@@ -151,6 +172,8 @@ def main() -> None:
             "exam, 50 unanswered (shipped bank), y -> results": lambda: exam_submit(tmp, None, False),
             "exam, 50 answered (generated bank), y -> results": lambda: exam_submit(tmp, bank, True),
             "practice, 10 answered, last enter -> results": lambda: practice_finish(tmp, bank),
+            "session.submit + writes, 50 blank (in-process)": lambda: submit_only(tmp, bank, False),
+            "session.submit + writes, 50 answered (in-process)": lambda: submit_only(tmp, bank, True),
         }
         medians = {}
         for label, run in cases.items():

@@ -259,3 +259,59 @@ async def test_report_a_problem_from_results_review_and_practice(make_app, store
         newest = list_reports(store)[0]
         assert (newest.item_id, newest.kind, newest.text, newest.context) == (shown, "unclear", "which GPU?",
                                                                               "practice")
+
+
+class WriteSpy:
+    """The real store, noting on which thread each submit-time write ran; ``fail`` makes them raise."""
+
+    def __init__(self, store: Any, fail: bool = False) -> None:
+        self._store = store
+        self.fail = fail
+        self.threads: dict[str, set[int]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        real = getattr(self._store, name)
+        if name not in ("record_attempt", "finish_session"):
+            return real
+
+        def write(*args: Any, **kwargs: Any) -> Any:
+            import threading
+
+            self.threads.setdefault(name, set()).add(threading.get_ident())
+            if self.fail:
+                from study.progress import StoreError
+
+                raise StoreError("disk full")
+            return real(*args, **kwargs)
+
+        return write
+
+
+async def test_submit_draws_the_results_and_saves_them_off_the_ui_thread(make_app, store, clock):
+    """The confirming key used to wait for one fsync'd transaction per answer before the results appeared."""
+    import threading
+
+    spy = WriteSpy(store)
+    app = make_app(store=spy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        results = await finish_exam(pilot, app, "rwrw-")
+        main = threading.get_ident()
+        assert spy.threads["record_attempt"] and main not in spy.threads["record_attempt"]
+        assert main not in spy.threads["finish_session"]
+    [done] = store.exam_history()
+    assert done.id == results.report.session_id and done.report["correct"] == results.report.correct
+    assert store.active_session("exam") is None
+    assert {a.session_id for a in store.history()} == {results.report.session_id}
+
+
+async def test_results_that_cannot_be_saved_say_so_and_stay_on_screen(make_app, store, clock):
+    from study.tui.screens.results import ResultsScreen
+
+    app = make_app(store=WriteSpy(store, fail=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await finish_exam(pilot, app, "rw---")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        assert any("could not be saved: disk full" in n.message for n in app._notifications)
