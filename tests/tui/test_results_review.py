@@ -315,3 +315,16 @@ async def test_results_that_cannot_be_saved_say_so_and_stay_on_screen(make_app, 
         await settle(pilot, app)
         assert isinstance(app.screen, ResultsScreen)
         assert any("could not be saved: disk full" in n.message for n in app._notifications)
+
+
+def test_a_blank_is_wrong_in_an_exam_and_ungraded_in_practice(bank, store, clock):
+    from study.quiz import build_practice
+    from study.tui.screens.answer_review import review_markdown
+
+    session = build_practice(bank, 1, 2, store=store, clock=clock)
+    blank = session.submit().questions[0]
+    assert not blank.answered
+    assert "counts as wrong" in review_markdown(blank)
+    practice = review_markdown(blank, blank_is_wrong=False)
+    assert "skipped (not graded)" in practice and "counts as wrong" not in practice
+    assert "**Your answer:** none" in practice

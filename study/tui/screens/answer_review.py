@@ -32,9 +32,11 @@ def outcome(q: Any) -> str:
     return "right" if q.correct else ("unanswered" if not q.answered else "wrong")
 
 
-def review_markdown(q: Any, objective_title: str = "") -> str:
-    """One question after grading, as Markdown: nothing cut, every pick named with its text."""
-    verdict = {"right": "✔ right", "wrong": "✘ wrong", "unanswered": "✘ not answered (counts as wrong)"}[outcome(q)]
+def review_markdown(q: Any, objective_title: str = "", *, blank_is_wrong: bool = True) -> str:
+    """One question after grading, as Markdown: nothing cut, every pick named with its text. A blank counts
+    as wrong in an exam or timed quiz; practice leaves it ungraded (``blank_is_wrong=False``)."""
+    blank = "✘ not answered (counts as wrong)" if blank_is_wrong else "– skipped (not graded)"
+    verdict = {"right": "✔ right", "wrong": "✘ wrong", "unanswered": blank}[outcome(q)]
     flag = " · ⚑ flagged" if q.flagged else ""
     title = f" {objective_title}" if objective_title else ""
     lines = [f"**{verdict}** · objective {q.objective}{title} · time spent {fmt_clock(q.seconds)}{flag}", "", q.stem, ""]
@@ -141,7 +143,8 @@ class AnswerReviewScreen(Screen):
         )
         titles = self.report.by_objective
         title = titles[q.objective].name if q.objective in titles else ""
-        self.query_one("#ar-question", ReaderMarkdown).update(review_markdown(q, title))
+        markdown = review_markdown(q, title, blank_is_wrong=self.report.mode != "practice")
+        self.query_one("#ar-question", ReaderMarkdown).update(markdown)
         self.query_one("#ar-body", VerticalScroll).scroll_home(animate=False)
 
     def action_move(self, step: int) -> None:
