@@ -6,7 +6,6 @@ Any screen that shows a question binds ``R`` to :func:`report_problem`; the lear
 
 from __future__ import annotations
 
-from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,7 +17,6 @@ from textual.widgets import Input, OptionList, Static
 from study.progress.reports import KIND_LABELS, KINDS
 
 REPORT_KEY = "R"
-REPORT_HELP = "R (shift+r) reports a problem with the question on screen: wrong key, unclear, outdated, or your own words."
 
 
 class ReportDialog(ModalScreen["tuple[str, str] | None"]):
