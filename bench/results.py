@@ -14,7 +14,7 @@ Measured (median of ``--runs``, each in a fresh app and store):
 4. in-process, ``QuizSession.submit`` with its store writes for exams like 1 and 2: what the UI thread used to
    wait for before it could draw the results (the app now replays the writes in a worker, ``study.tui.submit``).
 
-Aim: each under 300 ms.
+Aim: 1 to 3 each under 300 ms.
 
     python bench/results.py [--runs 3]
 """
@@ -182,8 +182,10 @@ def main() -> None:
         print(f"Confirming key -> results painted (real pty, median of {args.runs})")
         print(f"  {'minimal Textual app, key -> new screen':<50} {base:7.0f} ms   (baseline 1.00x)")
         for label, ms in medians.items():
-            ok = "ok" if ms < AIM_MS else "ABOVE AIM"
-            print(f"  {label:<50} {ms:7.0f} ms   {ms / base:5.2f}x   aim < {AIM_MS} ms: {ok}")
+            # The in-process rows price the writes taken off the UI thread: no paint, so no aim.
+            aim = "" if label.startswith("session.submit") else \
+                f"   aim < {AIM_MS} ms: {'ok' if ms < AIM_MS else 'ABOVE AIM'}"
+            print(f"  {label:<50} {ms:7.0f} ms   {ms / base:5.2f}x{aim}")
 
 
 if __name__ == "__main__":
