@@ -328,3 +328,17 @@ def test_a_blank_is_wrong_in_an_exam_and_ungraded_in_practice(bank, store, clock
     practice = review_markdown(blank, blank_is_wrong=False)
     assert "skipped (not graded)" in practice and "counts as wrong" not in practice
     assert "**Your answer:** none" in practice
+
+
+async def test_enter_on_a_question_row_reviews_that_question(make_app, clock):
+    from study.tui.screens.answer_review import AnswerReviewScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await finish_exam(pilot, app, "rw-rw")
+        await pilot.press("t", "down", "down", "enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, AnswerReviewScreen)
+        assert app.screen.filter == "all" and app.screen.current.position == 3
+        assert "Question 3" in text_of(app, "#ar-position")
