@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "sync",
     "export",
     "import_",
+    "reports",
     "reset",
     "locate",
 )

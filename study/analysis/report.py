@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from study.analysis.learner_reports import by_question, render_reports
 from study.analysis.results import Responses
 from study.analysis.stats import ItemArrays, QuizFigures, item_statistics, quiz_statistics
 
@@ -59,6 +60,7 @@ class Analysis:
     questions: tuple[QuestionReport, ...]  # flagged first, then bank order
     skipped: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()  # learners merged or likely mixed up (the command prints them on stderr)
+    reports: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)  # by question id
 
     @property
     def flagged(self) -> tuple[QuestionReport, ...]:
@@ -78,9 +80,11 @@ class Analysis:
             "files": self.files,
             "answers": self.answers,
             "test": {k: _num(v) for k, v in asdict(self.test).items()},
-            "questions": [{**asdict(q), "flags": list(q.flags)} for q in self.questions],
+            "questions": [{**asdict(q), "flags": list(q.flags), "reports": list(self.reports.get(q.id, ()))}
+                          for q in self.questions],
             "skipped": list(self.skipped),
             "warnings": list(self.warnings),
+            "reports": {q: list(rs) for q, rs in self.reports.items()},
         }
 
 
@@ -165,6 +169,7 @@ def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "al
         questions=tuple(sorted(rows, key=rank)),
         skipped=responses.skipped,
         warnings=responses.warnings,
+        reports=by_question(responses.reports),
     )
 
 
@@ -264,6 +269,7 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
         for q in broken:
             console.print(f"  {q.id}: {', '.join(q.flags)}", highlight=False, soft_wrap=True)
             console.print(f"    {shown.get(q.id, 'not in the question bank')}", highlight=False, soft_wrap=True)
+    render_reports(analysis, console)
     few = sum(FLAG_FEW in q.flags for q in analysis.questions)
     if few:
         console.print(f"{few} question(s) have fewer than {analysis.min_responses} first answers: "

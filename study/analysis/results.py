@@ -32,7 +32,7 @@ import json
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
@@ -40,6 +40,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
+from study.analysis.learner_reports import reports_of_export
 from study.inputs import MAX_JSON_INPUT, InputFileError, read_bounded
 
 PROGRESS_FORMAT = "study-progress"
@@ -66,6 +67,7 @@ class Responses:
     answers: int = 0  # answers read (all of them, before keeping each learner's first per question)
     skipped: tuple[str, ...] = field(default=())  # files passed over, each "path: why"
     warnings: tuple[str, ...] = field(default=())  # learners merged or likely mixed up, pages not read
+    reports: tuple[dict[str, Any], ...] = field(default=())  # learners' reports of problems, from exports
 
 
 @dataclass
@@ -538,6 +540,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     skipped: list[str] = []
     warnings: list[str] = []
     actors = _XapiActors()
+    reports: list[dict[str, Any]] = []
     for path, named in files:
         label = str(path)
         try:
@@ -577,6 +580,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
             continue
         if kind == "progress":
             exports.append(_progress_export(data, label, mode))
+            reports.extend(reports_of_export(text, data))
             continue
         try:
             _read_xapi(text, label, mode, actors, data)
@@ -591,7 +595,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     warnings.extend(actors.shared_actors())
     if actors.duplicates:
         skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
-    return _matrix(learners, len(files), skipped, warnings)
+    return replace(_matrix(learners, len(files), skipped, warnings), reports=tuple(reports))
 
 
 def load_results_from_pages(pages: Iterable[Mapping[str, Any]], label: str, mode: str = "all") -> Responses:

@@ -30,6 +30,7 @@ from study.progress.backup_format import (
     usable_settings,
 )
 from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
+from study.progress.reports import export_reports
 from study.progress.store import stored_card, stored_json
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "ImportFormatError", "export_data", "import_data"]
@@ -74,6 +75,8 @@ def export_data(store: "Store") -> dict[str, Any]:
                 )
             ]
             settings = {k: stored_json(v, None) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
+            # The learner's reports of problems with questions reach instructors here (``study analyze``).
+            reports = export_reports(conn)
         finally:
             conn.execute("COMMIT")
     # Values damaged on disk are left out, so the backup always imports: a card is rebuilt from the history
@@ -99,6 +102,7 @@ def export_data(store: "Store") -> dict[str, Any]:
         "sessions": sessions,
         "items": items,
         "settings": settings,
+        "reports": reports,
     }
     # A row whose values were damaged on disk (an unreadable time) would make the whole backup impossible
     # to restore: it is left out, and the file says how many were.

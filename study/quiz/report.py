@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from study.quiz.grade import grade_answer
+from study.quiz.grade import PickResult, grade_answer
 from study.text import fill, labelled
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,6 +56,8 @@ class QuestionResult:
     derivation: tuple[str, ...]
     matched_distractor_why: str | None
     references: tuple[tuple[str, str], ...]
+    # Every choice as shown, with whether it was picked, whether it is right and why: the post-exam review.
+    choices: tuple[PickResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ class Report:
             "by_objective": {k: v.to_dict() for k, v in self.by_objective.items()},
             "questions": [
                 {**asdict(q), "derivation": list(q.derivation), "references": [list(r) for r in q.references],
-                 "seconds": round(q.seconds, 1)}
+                 "seconds": round(q.seconds, 1), "choices": [asdict(c) for c in q.choices]}
                 for q in self.questions
             ],
             "incorrect": [q.id for q in self.incorrect],
@@ -179,6 +181,7 @@ def build_report(session: "QuizSession") -> Report:
                 correct=g.correct, answered=g.answered, flagged=session.flags[i], seconds=session.seconds[i],
                 message=g.message, explanation=inst.explanation, derivation=inst.derivation,
                 matched_distractor_why=g.matched_distractor_why, references=inst.references,
+                choices=g.picks,
             )
         )
         if given is None and not grade_blanks:

@@ -299,8 +299,7 @@ async def test_full_exam_answer_flag_review_submit_results(make_app, store, cloc
         report = app.screen.report
         assert report.total == 5 and report.correct == 1
         assert len(report.unanswered) == 3 and len(report.incorrect) == 1
-        missed = markdown_of(app, "#results-missed")
-        assert "3 unanswered" in missed
+        assert "1 wrong, 3 unanswered" in text_of(app, "#results-score")
     assert store.active_session("exam") is None
     history = store.exam_history()
     assert [s.id for s in history] == [session.id]

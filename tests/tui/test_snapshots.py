@@ -110,6 +110,20 @@ async def results(pilot: Any) -> None:
 
 
 @scenario
+async def answer_review(pilot: Any) -> None:
+    await results.__wrapped__(pilot)
+    await settle(pilot, pilot.app)
+    await pilot.press("v")
+
+
+@scenario
+async def report_dialog(pilot: Any) -> None:
+    await results.__wrapped__(pilot)
+    await settle(pilot, pilot.app)
+    await pilot.press("R", "1")
+
+
+@scenario
 async def calculator(pilot: Any) -> None:
     await pilot.press("c")
     await settle(pilot, pilot.app)
@@ -146,7 +160,8 @@ async def exam_start(pilot: Any) -> None:
     await pilot.press("e")
 
 
-SCENARIOS = [home, topics, review, practice_setup, practice, exam_start, exam, exam_review, results, calculator,
+SCENARIOS = [home, topics, review, practice_setup, practice, exam_start, exam, exam_review, results, answer_review,
+             report_dialog, calculator,
              progress, settings, help_screen, problems]
 
 

@@ -17,6 +17,8 @@ CORE = [
     "study.progress.stats",
     "study.progress.readiness",
     "study.progress.transfer",
+    "study.progress.reports",
+    "study.quiz.retake",
     "study.cli",
     # Instructor tools and exports run without the app too.
     "study.interop.gift",

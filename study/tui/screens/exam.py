@@ -210,6 +210,7 @@ class ExamScreen(QuizScreen):
         Binding("x", "clear", "Clear", show=False),
         Binding("g", "toggle_navigator", "Navigator"),
         Binding("r", "review", "Review/submit"),
+        Binding("R", "report", "Report", show=False),  # the footer is full at 80 columns; Help lists it
         Binding("escape", "pause", "Pause"),
     ]
 
@@ -328,7 +329,9 @@ class ExamScreen(QuizScreen):
             if what == "goto":
                 self.goto(index)
             elif what == "submit":
-                self._act(self.session.submit)
+                from study.tui.submit import submit_now_save_later
+
+                self._act(submit_now_save_later, self.app, self.session)
                 self._show_results()
 
         self.app.push_screen(ReviewBeforeSubmit(self.session), back)

@@ -273,6 +273,7 @@ class PracticeScreen(QuizScreen):
         *PICK_BINDINGS,
         Binding("enter", "answer", "Answer / next"),
         Binding("n,right", "next", "Next"),
+        Binding("R", "report", "Report"),
         Binding("escape", "leave", "Leave"),
     ]
 
@@ -368,7 +369,9 @@ class PracticeScreen(QuizScreen):
     def _finish(self) -> None:
         from study.tui.screens.results import ResultsScreen
 
-        report = self.session.submit()
+        from study.tui.submit import submit_now_save_later
+
+        report = submit_now_save_later(self.app, self.session)
         self.app.switch_screen(ResultsScreen(report))
 
     def action_leave(self) -> None:

@@ -20,6 +20,10 @@ PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", sh
 ]
 
 
+def _import_results() -> None:
+    import study.tui.screens.results  # noqa: F401
+
+
 class QuizScreen(Screen):
     """Base: a header line, the question view, a status line and the footer."""
 
@@ -39,6 +43,8 @@ class QuizScreen(Screen):
 
     def on_mount(self) -> None:
         self.show_current()
+        # Import the results screen while the learner reads the first question, not after the confirming key.
+        self.run_worker(_import_results, thread=True, group="warm-up")
 
     # -- display ----------------------------------------------------------------------------------------
 
@@ -109,3 +115,9 @@ class QuizScreen(Screen):
 
     def answer_value(self, picked: tuple[int, ...]) -> str:
         return ",".join(LABELS[i] for i in picked)
+
+    def action_report(self) -> None:
+        from study.tui.screens.report_problem import report_problem
+
+        s = self.session
+        report_problem(self, s.current.qid, context=s.mode, session_id=s.id, position=s.index + 1)

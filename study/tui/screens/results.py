@@ -1,10 +1,18 @@
-"""Results: score, per-domain bars against the blueprint, time per question, what was missed and why,
-and how this exam compares with earlier ones. Everything shown comes from the quiz ``Report``."""
+"""Results: score, per-domain bars against the blueprint, per objective, the trend against earlier exams,
+and every question with its outcome and time. One key each opens the full review of the answers, retakes the
+missed questions or practises the weakest objective. Everything shown comes from the quiz ``Report``.
+
+The screen paints from the report alone; the earlier exams are read from the store after the first paint, and
+the per-question review is a screen of its own, drawn one question at a time (a Markdown document of every
+missed question took over a second to mount after the confirming key)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
+from rich.table import Table
+from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -12,19 +20,59 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from study.tui.format import clock as fmt_clock
-from study.tui.widgets.bars import BarChart, BarRow
+from study.tui.screens.answer_review import AnswerReviewScreen, outcome
+from study.tui.screens.report_problem import REPORT_KEY, report_problem
+from study.tui.widgets.bars import BarChart, BarRow, bar
 from study.tui.widgets.footer import StudyFooter
-from study.tui.widgets.markdown import ReaderMarkdown
 
 UNOFFICIAL = "NVIDIA does not publish the passing score; the target is ours."
+SPARKS = "▁▂▃▄▅▆▇█"
+TREND_EXAMS = 8  # the latest exams the trend shows, this one included
+PRACTICE_COUNT = 10
+
+
+def spark(values: Sequence[float | None]) -> str:
+    """Percentages (0-100) as one block character each on a fixed 0-100 scale; a gap where a value is None."""
+    out = []
+    for v in values:
+        if v is None:
+            out.append(" ")
+        else:
+            out.append(SPARKS[min(len(SPARKS) - 1, max(0, int(round(v / 100 * (len(SPARKS) - 1)))))])
+    return "".join(out)
+
+
+def domain_trend(reports: Sequence[dict[str, Any]]) -> dict[str, list[float | None]]:
+    """Per domain (and ``"all"`` for the score), its percent in each report, oldest first; None where an
+    exam had no question of that domain."""
+    domains = sorted({d for r in reports for d in (r.get("by_domain") or {})}, key=lambda d: (len(d), d))
+    trend: dict[str, list[float | None]] = {"all": [_number(r.get("score")) for r in reports]}
+    for d in domains:
+        trend[d] = [_number(((r.get("by_domain") or {}).get(d) or {}).get("percent")) for r in reports]
+    return trend
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def weakest_objective(report: Any) -> str | None:
+    """The objective with the lowest share right in this report (more questions first on a tie); None when
+    every objective was all right."""
+    tallies = [(t.correct / t.total, -t.total, oid) for oid, t in report.by_objective.items() if t.total]
+    worst = min(tallies) if tallies else None
+    return worst[2] if worst is not None and worst[0] < 1 else None
 
 
 class ResultsScreen(Screen):
     SUB_TITLE = "Results"
     BINDINGS = [
         Binding("escape,q", "close", "Done"),
-        Binding("m", "jump('results-missed')", "Missed"),
-        Binding("t", "jump('results-times')", "Times"),
+        Binding("v", "review", "Review answers"),
+        Binding("m", "retake", "Retake missed"),
+        Binding("x", "practice_weak", "Practise weakest"),
+        Binding(REPORT_KEY, "report", "Report"),
+        Binding("t", "jump('results-times')", "Questions", show=False),
     ]
 
     def __init__(self, report: Any) -> None:
@@ -32,37 +80,48 @@ class ResultsScreen(Screen):
         self.report = report
 
     def compose(self) -> ComposeResult:
-        r = self.report
         yield Header()
         with VerticalScroll(id="results-body"):
             yield Static(self._headline(), id="results-score", classes="panel")
             yield BarChart(self._domain_rows(), id="results-domains", classes="panel")
-            yield Static(self._history_text(), id="results-history", classes="panel")
-            yield ReaderMarkdown(self._missed_markdown(), id="results-missed")
-            table: DataTable = DataTable(id="results-times", zebra_stripes=True, cursor_type="row")
-            yield table
+            yield Static("", id="results-objectives", classes="panel")
+            yield Static("", id="results-history", classes="panel")
+            yield DataTable(id="results-times", zebra_stripes=True, cursor_type="row")
         yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#results-domains").border_title = "By domain (│ = target)"
-        self.query_one("#results-history").border_title = "Earlier exams"
+        self.query_one("#results-objectives").border_title = "By objective"
+        self.query_one("#results-history").border_title = "Trend: score per domain, oldest → this exam"
         self.query_one("#results-score").border_title = "Exam" if self.report.mode == "exam" else "Practice"
-        table = self.query_one("#results-times", DataTable)
-        table.add_columns("#", "objective", "result", "time", "flag")
-        for q in self.report.questions:
-            result = "right" if q.correct else ("—" if not q.answered else "wrong")
-            table.add_row(str(q.position), q.objective, result, fmt_clock(q.seconds), "⚑" if q.flagged else "")
+        self.query_one("#results-times").border_title = "Questions (enter: review one)"
         self.query_one("#results-history").display = self.report.mode == "exam"
+        self.call_after_refresh(self._fill)
+
+    def _fill(self) -> None:
+        """What the first paint can do without: the objective rows, the question table, the earlier exams."""
+        self.query_one("#results-objectives", Static).update(self._objectives_table())
+        table = self.query_one("#results-times", DataTable)
+        table.add_columns("#", "result", "objective", "time", "flag")
+        for q in self.report.questions:
+            table.add_row(str(q.position), outcome(q), q.objective, fmt_clock(q.seconds), "⚑" if q.flagged else "",
+                          key=str(q.position))
+        if self.report.mode == "exam":
+            self.query_one("#results-history", Static).update(self._history_text())
 
     def _headline(self) -> str:
         r = self.report
         verdict = "[b green]at or above target[/]" if r.passed else "[b red]below target[/]"
         timed = "  · time ran out" if r.timed_out else ""
         per_q = r.seconds / r.total if r.total else 0
+        wrong, unanswered = len(r.incorrect), len(r.unanswered)
+        missed = f"{wrong} wrong, {unanswered} unanswered" if unanswered else f"{wrong} wrong"
         return (
-            f"Score [b]{r.score:.1f}%[/] ({r.correct}/{r.total}) · target {r.target_percent}%: {verdict}{timed}\n"
+            f"Score [b]{r.score:.1f}%[/] ({r.correct}/{r.total}; {missed}) · target {r.target_percent}%: "
+            f"{verdict}{timed}\n"
             f"Time {fmt_clock(r.seconds)} · {per_q:.0f} s per question (exam pace 72 s)\n"
-            f"[dim]{UNOFFICIAL}[/]"
+            f"[dim]{UNOFFICIAL}[/]\n"
+            "[b]v[/] review answers · [b]m[/] retake missed · [b]x[/] practise the weakest objective"
         )
 
     def _domain_rows(self) -> list[BarRow]:
@@ -75,57 +134,108 @@ class ResultsScreen(Screen):
             rows.append(BarRow(f"{did} {name} ({tally.total} q)", frac, f"{tally.correct}/{tally.total}", marker=target))
         return rows
 
-    def _history_text(self) -> str:
-        try:
-            store = self.app.services.store
-        except Exception:
-            return ""
-        if store is None or self.report.mode != "exam":
-            return ""
-        try:
-            earlier = [s for s in store.exam_history() if s.id != self.report.session_id]
-        except Exception as exc:
-            return f"could not read earlier exams: {exc}"
-        if not earlier:
-            return "This is your first exam."
-        lines = []
-        for s in earlier[-5:]:
-            rep = s.report or {}
-            when = s.finished_at.strftime("%Y-%m-%d") if s.finished_at else "?"
-            score = rep.get("score")
-            delta = ""
-            if isinstance(score, (int, float)):
-                diff = self.report.score - score
-                delta = f"  ({'+' if diff >= 0 else ''}{diff:.1f} now)"
-                lines.append(f"{when}  {score:.1f}%{delta}")
-        return "\n".join(lines) or "No comparable earlier exams."
-
-    def _missed_markdown(self) -> str:
+    def _objectives_table(self) -> Table:
+        """One row per objective; a long title wraps in its own column rather than being cut."""
         r = self.report
-        missed = [q for q in r.questions if not q.correct]
+        weakest = weakest_objective(r)
+        target = r.target_percent / 100
+        table = Table.grid(padding=(0, 1))
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True, justify="right")
+        table.add_column(ratio=1)
+        for oid, t in r.by_objective.items():
+            frac = t.correct / t.total if t.total else 0.0
+            name = Text(t.name or "")
+            if oid == weakest:
+                name.append("  ← weakest: x practises it")
+                name.stylize("b")
+            table.add_row(Text(oid, style="b" if oid == weakest else ""), bar(frac, 10, marker=target),
+                          f"{t.correct}/{t.total}", name)
+        return table
+
+    def _history_text(self) -> str:
+        store = getattr(self.app.services, "store", None)
+        if store is None:
+            return ""
+        try:
+            earlier = [s.report for s in store.exam_history() if s.id != self.report.session_id]
+        except Exception as exc:  # a damaged row must not hide this exam's results
+            return f"could not read earlier exams: {exc}"
+        reports = [rep for rep in earlier if isinstance(rep, dict)][-(TREND_EXAMS - 1):]
+        if not reports:
+            return "This is your first exam: the trend starts with the next one."
+        reports.append(self.report.to_dict())
+        trend = domain_trend(reports)
+        names = {did: t.name for did, t in self.report.by_domain.items()}
+        lines = []
+        for key, values in trend.items():
+            label = "Score" if key == "all" else f"{key} {names.get(key, '')}"
+            label = label if len(label) <= 30 else label[:29] + "…"
+            known = [v for v in values if v is not None]
+            change = ""
+            if len(known) >= 2:
+                diff = known[-1] - known[-2]
+                change = f"  {known[-2]:.0f}% → {known[-1]:.0f}% ({'+' if diff >= 0 else ''}{diff:.0f})"
+            elif known:
+                change = f"  {known[-1]:.0f}%"
+            lines.append(f"{label:<30} {spark(values):<{TREND_EXAMS}}{change}")
+        return "\n".join(lines) + f"\n[dim]{len(reports)} exams; each block is one exam, higher is better.[/]"
+
+    # -- actions ----------------------------------------------------------------------------------------
+
+    def action_review(self, position: int | None = None) -> None:
+        r = self.report
+        show = "wrong" if r.incorrect else ("unanswered" if r.unanswered else "all")
+        self.app.push_screen(AnswerReviewScreen(r, show="all" if position else show, position=position))
+
+    @on(DataTable.RowSelected, "#results-times")
+    def _row(self, event: DataTable.RowSelected) -> None:
+        self.action_review(int(event.row_key.value))
+
+    def action_retake(self) -> None:
+        from study.quiz import SelectionError
+        from study.quiz.retake import build_retake
+        from study.tui.screens.practice import PracticeScreen
+
+        missed = [q.id for q in self.report.questions if not q.correct]
         if not missed:
-            return "## Nothing missed\n\nEvery question right."
-        out = [f"## Missed and unanswered ({len(r.incorrect)} wrong, {len(r.unanswered)} unanswered)"]
-        for q in missed:
-            status = "unanswered" if not q.answered else f"you answered {q.given_display or q.given}"
-            out.append(f"\n### {q.position}. {q.objective} · {status}\n")
-            out.append(q.stem)
-            out.append(f"\n**Answer:** {q.expected_display}\n")
-            if q.matched_distractor_why:
-                out.append(f"*The mistake behind your pick:* {q.matched_distractor_why}\n")
-            if q.derivation:
-                out.append("**Derivation**\n")
-                out.extend(f"{i}. `{step}`" for i, step in enumerate(q.derivation, start=1))
-                out.append("")
-            if q.explanation:
-                out.append(f"**Why:** {q.explanation}")
-            if q.references:
-                out.append("")
-                out.extend(f"- [{t}]({u})" for t, u in q.references)
-        return "\n".join(out)
+            self.notify("Nothing was missed: every question right.")
+            return
+        services = self.app.services
+        if services.bank is None:
+            self.notify("The question bank is still loading.", severity="warning")
+            return
+        try:
+            session = build_retake(services.bank, missed, services.next_seed(), store=services.store,
+                                   clock=services.clock)
+        except SelectionError as exc:
+            self.notify(f"No retake: {exc}.", severity="warning")
+            return
+        self.app.push_screen(PracticeScreen(session))
+
+    def action_practice_weak(self) -> None:
+        from study.tui.screens.practice import start_practice
+
+        weakest = weakest_objective(self.report)
+        if weakest is None:
+            self.notify("Every objective right: nothing weak to practise here.")
+            return
+        start_practice(self.app, objective=weakest, count=PRACTICE_COUNT)
+
+    def action_report(self) -> None:
+        table = self.query_one("#results-times", DataTable)
+        questions = self.report.questions
+        if not questions:
+            return
+        row = table.cursor_row if 0 <= table.cursor_row < len(questions) else 0
+        q = questions[row]
+        report_problem(self, q.id, context="results", session_id=self.report.session_id, position=q.position)
 
     def action_jump(self, widget_id: str) -> None:
-        self.query_one(f"#{widget_id}").scroll_visible(top=True, animate=False)
+        widget = self.query_one(f"#{widget_id}")
+        widget.scroll_visible(top=True, animate=False)
+        widget.focus()
 
     def action_close(self) -> None:
         self.app.pop_screen()

@@ -232,3 +232,41 @@ def test_a_store_given_instead_of_an_export_says_what_to_run(tmp_path, qids, cap
     assert main(["analyze", "l00.db"]) == 1
     assert capsys.readouterr().err == ("study: error: l00.db is a progress store, not an export: run "
                                        "`study --db l00.db export l00.json` first\n")
+
+
+def test_learners_reports_show_beside_the_questions_figures(exports, qids, capsys):
+    """A learner reports a problem in the app; it travels in their export and `study analyze` shows it with
+    that question's figures (text and JSON), once even when two backups of the store are given."""
+    from study.progress import open_store
+    from study.progress.reports import add_report
+
+    with open_store(exports / "learner2.db") as store:
+        add_report(store, qids[1], "wrong-key", "both DCGM and nvidia-smi are right", context="results")
+        add_report(store, qids[1], "unclear", context="review")
+    assert main(["--db", str(exports / "learner2.db"), "export", "--format", "json",
+                 str(exports / "learner2.json"), "--force"]) == 0
+    capsys.readouterr()
+    data = run_json(capsys, str(exports), "--mode", "exam", "--min-responses", "6")
+    by_id = {q["id"]: q for q in data["questions"]}
+    assert [(r["kind"], r["text"]) for r in by_id[qids[1]]["reports"]] == [
+        ("wrong-key", "both DCGM and nvidia-smi are right"), ("unclear", "")]
+    assert by_id[qids[0]]["reports"] == [] and list(data["reports"]) == [qids[1]]
+    assert main(["analyze", str(exports), "--mode", "exam", "--min-responses", "6"]) == 0
+    out = capsys.readouterr().out
+    section = out.split("Reported by learners (2 reports)")[1]
+    assert f"{qids[1]}: unclear 1, wrong-key 1 (n 6, facility" in section
+    assert "wrong-key in results: both DCGM and nvidia-smi are right" in section
+    (exports / "learner2-again.json").write_bytes((exports / "learner2.json").read_bytes())
+    again = run_json(capsys, str(exports), "--mode", "exam", "--min-responses", "6")
+    assert len(again["reports"][qids[1]]) == 2
+
+
+def test_reports_are_read_from_the_end_of_an_export_without_parsing_it_all():
+    from study.analysis.learner_reports import reports_of_export
+
+    doc = {"format": "study-progress", "attempts": [], "settings": {"reports": [{"item_id": "no", "kind": "x"}]},
+           "reports": [{"uid": "u1", "item_id": "q1", "kind": "unclear", "text": "] } \"reports\": ["}]}
+    for text in (json.dumps(doc), json.dumps(doc, indent=2)):
+        assert [r["uid"] for r in reports_of_export(text, {"attempts": []})] == ["u1"]
+    del doc["reports"]
+    assert reports_of_export(json.dumps(doc), {"attempts": []}) == []
