@@ -251,7 +251,7 @@ def test_learners_reports_show_beside_the_questions_figures(exports, qids, capsy
     assert [(r["kind"], r["text"]) for r in by_id[qids[1]]["reports"]] == [
         ("wrong-key", "both DCGM and nvidia-smi are right"), ("unclear", "")]
     assert by_id[qids[0]]["reports"] == [] and list(data["reports"]) == [qids[1]]
-    assert main(["analyze", str(exports), "--mode", "exam", "--min-responses", "6"]) == 0
+    assert main(["analyze", str(exports), "--mode", "exam", "--min-responses", "6"]) == 1  # q2 discr<0: a finding
     out = capsys.readouterr().out
     section = out.split("Reported by learners (2 reports)")[1]
     assert f"{qids[1]}: unclear 1, wrong-key 1 (n 6, facility" in section
