@@ -93,7 +93,10 @@ def _walk(data: Any, loc: Sequence[Any]) -> tuple[tuple[Any, ...], tuple[Any, ..
     at_branch: tuple[Any, ...] | None = None
     matches = True
     for step in loc:
-        if _is_branch(step):
+        # A key the data really has is a path step even when it looks like a type name (`Explanation:`,
+        # a parameter `N`); only what is not in the data can be pydantic naming a union branch.
+        is_key = isinstance(node, dict) and step in node
+        if not is_key and _is_branch(step):
             if at_branch is None:
                 at_branch = tuple(path)
                 matches = _branch_matches(node, _branch_name(step))
@@ -127,7 +130,7 @@ def validation_findings(
             continue
         kind = err["type"]
         where = _describe(path)
-        if kind == "extra_forbidden":
+        if kind == "extra_forbidden" and path:
             field_name = path[-1]
             line, col = doc.key_position(base + path[:-1], str(field_name))
             code, msg = "unknown-field", f"unknown field {field_name!r} in {_describe(path[:-1])}"

@@ -178,3 +178,15 @@ def test_a_topic_objective_that_is_not_an_id_gets_the_plain_message(tmp_path: Pa
     found = [(d.line, d.code, d.message) for d in lint([tmp_path / "mig-copy.md"], with_calc=False).diagnostics]
     line = text.splitlines().index('objectives: ["3.x"]') + 1
     assert found == [(line, "unknown-objective", "objective '3.x' is not a blueprint id like '2.1'")]
+
+
+@pytest.mark.parametrize("name", ["capital_keys.yaml", "odd_scalars.yaml", "bad_scalar_tag.yaml"])
+def test_a_malformed_file_affects_only_itself(tmp_path: Path, name: str) -> None:
+    # These once raised IndexError/ValueError/KeyError out of the loader, taking lint, quiz and preview down.
+    from study.bank import load_bank
+
+    (tmp_path / "a_good.yaml").write_text((CORPUS / "dupe" / "duplicate_id_a.yaml").read_text())
+    (tmp_path / "b_bad.yaml").write_text((CORPUS / name).read_text())
+    bank = load_bank(questions=[tmp_path])
+    assert [q.id for q in bank.questions] == ["lint-dup-id"]
+    assert bank.diagnostics and all(d.path.endswith("b_bad.yaml") for d in bank.diagnostics)

@@ -63,3 +63,30 @@ def test_an_unclosed_quote_is_reported_where_it_opens_not_at_the_end_of_the_file
     text = 'questions:\n  - id: x\n    stem: "abc\n' + "    more: text\n" * 20
     (finding,) = parse_yaml(text).findings
     assert (finding.line, finding.column) == (3, 11) and "quoted scalar" in finding.message
+
+
+def test_a_duplicate_key_names_the_line_of_the_first_one() -> None:
+    # Reporting the duplicate at its own line but with the wrong "first at" line would mislead the author.
+    doc = parse_yaml("a: 1\nb: 2\n\nc: 0\na: 3\n")
+    (finding,) = doc.findings
+    assert (finding.line, finding.column) == (5, 1)
+    assert "first at line 1" in finding.message
+
+
+def test_yaml_1_1_integer_forms_are_read_as_numbers() -> None:
+    doc = parse_yaml("a: 0b11\nb: -0x1\nc: !!int 0o17\nd: +5\ne: 1_000\n")
+    assert doc.findings == [] and doc.data == {"a": 3, "b": -1, "c": 15, "d": 5, "e": 1000}
+
+
+def test_a_base_60_guess_stays_the_text_the_author_wrote() -> None:
+    # YAML 1.1 resolves `1:30` as int and `1:30.5` as float; both are kept as text for the field's check.
+    doc = parse_yaml("difficulty: 1:30\nx: 1:30.5\n")
+    assert doc.findings == [] and doc.data == {"difficulty": "1:30", "x": "1:30.5"}
+
+
+def test_an_explicit_tag_the_value_contradicts_is_a_finding_not_an_exception() -> None:
+    for text in ("d: !!int abc\n", "d: !!float x\n", "d: !!bool maybe\n", "d: !!int ''\n"):
+        doc = parse_yaml(text)
+        assert doc.fatal, text
+        (finding,) = doc.findings
+        assert (finding.line, finding.column, finding.code) == (1, 4, "bad-scalar"), text
