@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from study.bank.bank import Bank, load_bank
 from study.bank.load import Diagnostic
-from study.bank.schema import PLACEHOLDER_RE, Question, Range
+from study.bank.schema import PLACEHOLDER_RE, Question, param_values
 
 MAX_COMBINATIONS = 200
 # A distractor this close to the answer (relative) would be marked right: the tolerance is too loose.
@@ -48,7 +48,7 @@ def combinations(q: Question, limit: int = MAX_COMBINATIONS, seed: int = 0) -> I
         yield {}
         return
     names = list(params)
-    values = [spec.values() if isinstance(spec, Range) else list(spec) for spec in params.values()]
+    values = [param_values(spec) for spec in params.values()]
     total = math.prod(len(v) for v in values)
     if total <= limit:
         for combo in itertools.product(*values):

@@ -146,6 +146,8 @@ def validation_findings(
                 code, msg = "invalid-value", f"difficulty must be 1, 2 or 3, found {_get(data, path)!r}"
             elif path and path[-1] == "type" and kind == "literal_error":
                 code, msg = "invalid-value", f"type {_get(data, path)!r} is not one of single, multi, true_false, numeric"
+            elif kind == "param_range":
+                code, msg = "bad-range", f"{where}: {err['msg']}"
             elif kind == "too_short" and path and path[-1] == "references":
                 code, msg = "missing-reference", "give at least one reference (title and url)"
             elif kind == "too_short":

@@ -15,7 +15,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from study.bank.schema import PLACEHOLDER_RE, NumericAnswer, Question, Range
+from study.bank.schema import PLACEHOLDER_RE, NumericAnswer, Question, param_values
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -160,12 +160,6 @@ def format_value(value: float, unit: str, digits: int = 3) -> str:
     if unit in ("", "1"):
         return number
     return f"{number}%" if unit == "%" else f"{number} {unit}"
-
-
-def param_values(spec: Any) -> list[Any]:
-    if isinstance(spec, Range):
-        return spec.values()
-    return list(spec)
 
 
 def draw_params(question: Question, rng: random.Random) -> dict[str, Any]:
