@@ -193,6 +193,9 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 except calc.DimensionError:
                     report(path, "error", "unit-mismatch", f"the expression gives {calc.dimension_name(ev.dim)} but the answer unit {answer.unit!r} is {calc.dimension_name(unit_info.dim)}")
                     failed.add(path)
+                except calc.ExprError as exc:
+                    report(path, "error", "calc-not-a-number", exc.message)
+                    failed.add(path)
         if answer is None or unit_info is None:
             continue
         expected = values.get(("answer", "calc"), answer.value if answer_expr is None else None)

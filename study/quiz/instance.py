@@ -187,9 +187,13 @@ def evaluate(src: str, env: Mapping[str, Any]) -> Any:
 
 
 def in_unit(evaluation: Any, unit: str) -> float:
-    from study.calc.expr import value_in_unit
+    from study.calc.expr import ExprError, value_in_unit
+    from study.calc.units import DimensionError
 
-    return value_in_unit(evaluation, unit)
+    try:
+        return value_in_unit(evaluation, unit)
+    except (ExprError, DimensionError) as exc:  # text, or a size asked in seconds: the question is broken
+        raise InstanceError(f"cannot give the answer in {unit!r}: {getattr(exc, 'message', exc)}") from exc
 
 
 def step_text(step: Any) -> str:
