@@ -193,8 +193,18 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 except calc.DimensionError:
                     report(path, "error", "unit-mismatch", f"the expression gives {calc.dimension_name(ev.dim)} but the answer unit {answer.unit!r} is {calc.dimension_name(unit_info.dim)}")
                     failed.add(path)
+                    continue
                 except calc.ExprError as exc:
                     report(path, "error", "calc-not-a-number", exc.message)
+                    failed.add(path)
+                    continue
+                # Every answer in this bank is an amount (a size, a rate, a time, a count): zero or less means
+                # an impossible input, such as seq_len=0 or kv_heads=-8, went through the formula.
+                if not values[path] > 0:
+                    shown = ", ".join(f"{k}={v}" for k, v in env.items())
+                    report(path, "error", "impossible-value", f"the expression gives {values.pop(path):.4g} {answer.unit}"
+                           + (f" (with {shown})" if shown else "")
+                           + "; an answer is a positive amount: check the sizes and counts it is given")
                     failed.add(path)
         if answer is None or unit_info is None:
             continue

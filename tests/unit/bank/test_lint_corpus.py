@@ -190,3 +190,14 @@ def test_a_malformed_file_affects_only_itself(tmp_path: Path, name: str) -> None
     bank = load_bank(questions=[tmp_path])
     assert [q.id for q in bank.questions] == ["lint-dup-id"]
     assert bank.diagnostics and all(d.path.endswith("b_bad.yaml") for d in bank.diagnostics)
+
+
+def test_impossible_sizes_in_params_or_calc_are_errors_at_the_calc() -> None:
+    # seq_len=0, kv_heads=-8, params=-70e9 once linted clean. The calculator may refuse such inputs itself
+    # (a ValueError from the formula: calc-error) or compute a zero or negative amount (impossible-value);
+    # either way the author sees an error at the expression that used them.
+    result = lint([CORPUS / "sizes"])
+    got = {(d.line, d.column, d.severity) for d in result.diagnostics}
+    assert got == {(10, 13, "error"), (22, 13, "error"), (36, 13, "error")}
+    assert {d.code for d in result.diagnostics} <= {"impossible-value", "calc-error"}
+    assert any("p=-70e9" in d.message for d in result.diagnostics if d.line == 36)
