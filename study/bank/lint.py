@@ -76,7 +76,8 @@ class _Located:
     def __init__(self) -> None:
         self._docs: dict[str, Any] = {}
 
-    def position(self, q: Question, path: tuple[Any, ...]) -> tuple[int, int]:
+    def position(self, q: Question, path: tuple[Any, ...], offset: int | None = None) -> tuple[int, int]:
+        """Where the value at ``path`` starts, or with ``offset`` where that character of its text is."""
         from study.bank.yamlsafe import parse_yaml
 
         src = q.source
@@ -84,8 +85,8 @@ class _Located:
         doc = self._docs.get(src.path)
         if doc is None:
             try:
-                doc = parse_yaml(Path(src.path).read_text(encoding="utf-8"))
-            except OSError:
+                doc = parse_yaml(Path(src.path).read_bytes().decode("utf-8-sig"))
+            except (OSError, UnicodeDecodeError):
                 return src.line, src.column
             self._docs[src.path] = doc
         data = doc.data
@@ -97,6 +98,8 @@ class _Located:
                     break
         if index is None:
             return src.line, src.column
+        if offset is not None:
+            return doc.text_position(("questions", index, *path), offset)
         return doc.position(("questions", index, *path))
 
 
@@ -108,10 +111,14 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
     assert src is not None
     out: list[Diagnostic] = []
 
+    # Where each expression starts in the text at its path: a stem's `{= ...}` sits inside the stem.
+    starts: dict[tuple[Any, ...], int] = {}
+
     def report(path: tuple[Any, ...], severity: str, code: str, message: str, offset: int | None = None) -> None:
-        line, col = where.position(q, path)
-        if offset is not None:
-            col += offset
+        key = path[:1] if path[1:2] == ("#",) else path
+        if path in starts:
+            offset = starts[path] + (offset or 0)
+        line, col = where.position(q, key, offset)
         out.append(Diagnostic(src.path, line, col, severity, code, message))
 
     answer = q.answer if q.type == "numeric" and not isinstance(q.answer, bool) else None
@@ -126,14 +133,17 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
             exprs.append((("distractors", i, "calc"), d.calc))
     for m in PLACEHOLDER_RE.finditer(q.stem):
         if m.group(1) and m.group(1).startswith("="):
-            exprs.append((("stem",), m.group(1)[1:]))
+            # Each `{= ...}` of the stem is its own expression; "#" and its start tell them apart.
+            path = ("stem", "#", m.start(1) + 1)
+            starts[path] = m.start(1) + 1
+            exprs.append((path, m.group(1)[1:]))
 
     compiled: dict[tuple[Any, ...], Any] = {}
     for path, text in exprs:
         try:
             expr = calc.compile_expr(text)
         except calc.ExprError as exc:
-            report(path, "error", "calc-syntax", f"{exc.message}, at column {exc.column} of {text!r}")
+            report(path, "error", "calc-syntax", exc.message, offset=exc.offset)
             continue
         unknown = set(expr.names) - declared
         if unknown:
@@ -184,10 +194,12 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 ev = expr.evaluate(env)
             except Exception as exc:  # noqa: BLE001 - any failure of an expression is the author's to see
                 shown = ", ".join(f"{k}={v}" for k, v in env.items())
-                report(path, "error", "calc-error", f"{exc}" + (f" (with {shown})" if shown else ""))
+                offset = exc.offset if isinstance(exc, calc.ExprError) else None
+                text = exc.message if isinstance(exc, calc.ExprError) else f"{exc}"
+                report(path, "error", "calc-error", text + (f" (with {shown})" if shown else ""), offset=offset)
                 failed.add(path)
                 continue
-            if unit_info is not None and path != ("stem",):
+            if unit_info is not None and path[0] != "stem":
                 try:
                     values[path] = calc.value_in_unit(ev, answer.unit)
                 except calc.DimensionError:

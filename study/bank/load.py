@@ -248,7 +248,8 @@ def question_findings(q: Question, raw: dict[str, Any], doc: Document, base: tup
             continue
         used.add(name)
         if name not in params:
-            at(("stem",), "undefined-placeholder", f"placeholder {{{name}}} is not a declared parameter")
+            line, col = doc.text_position(base + ("stem",), match.start())
+            out.append(Finding(line, col, "error", "undefined-placeholder", f"placeholder {{{name}}} is not a declared parameter"))
     return out
 
 

@@ -9,8 +9,11 @@ tags and alias bombs become findings.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import yaml
@@ -75,6 +78,12 @@ class Document:
     findings: list[Finding] = field(default_factory=list)
     # No data could be built (syntax error, unsafe tag, alias bomb); otherwise findings are soft.
     fatal: bool = False
+    # The parsed text, to map positions inside multi-line values back to the file.
+    text: str = ""
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return [0] + [m.end() for m in re.finditer("\n", self.text)]
 
     def _walk(self, path: tuple[Any, ...]) -> tuple[Node | None, Node | None]:
         """The node at ``path`` (None if the path runs out) and the deepest node reached on the way."""
@@ -112,11 +121,47 @@ class Document:
                 if isinstance(k, ScalarNode) and k.value == key:
                     return _pos(k)
         return self.position(path)
-        if isinstance(node, MappingNode):
-            for k, _ in node.value:
-                if isinstance(k, ScalarNode) and k.value == key:
-                    return _pos(k)
-        return self.position(path)
+
+    def text_position(self, path: tuple[Any, ...], offset: int) -> tuple[int, int]:
+        """Line and column in the file of character ``offset`` of the text at ``path``, counted in the text
+        with leading whitespace stripped (as the models keep it), so a problem inside a multi-line ``|`` or
+        ``>`` value is reported on its own line, not where the value starts."""
+        node, _ = self._walk(path)
+        if not isinstance(node, ScalarNode) or not self.text:
+            return self.position(path)
+        value = node.value
+        offset += len(value) - len(value.lstrip())
+        # The character to find: the first non-blank one at or after the offset (blanks are folded away).
+        target = next((k for k in range(max(offset, 0), len(value)) if not value[k].isspace()), None)
+        start = _index(self.line_starts, node.start_mark)
+        source = self.text[start:_index(self.line_starts, node.end_mark)]
+        j = 0
+        if node.style in ("|", ">"):
+            j = source.find("\n") + 1  # past the header line with its indicators and comment
+        elif node.style in ("'", '"'):
+            j = 1
+        found = j
+        # Every non-blank character of the value is written, in order, in the source; blanks, line breaks and
+        # indentation may differ (folding), so match the non-blank ones one by one.
+        for k in range(0 if target is None else target + 1):
+            ch = value[k]
+            if ch.isspace():
+                continue
+            at = source.find(ch, j)
+            if at < 0:  # an escape such as \u00e9 in a quoted value: the last match is close enough
+                break
+            found, j = at, at + 1
+        return _line_col(self.line_starts, start + found)
+
+
+def _index(line_starts: list[int], mark: Any) -> int:
+    # libyaml's marks count lines and columns in characters; rebuild the character index from them.
+    return line_starts[min(mark.line, len(line_starts) - 1)] + mark.column
+
+
+def _line_col(line_starts: list[int], index: int) -> tuple[int, int]:
+    line = bisect.bisect_right(line_starts, index) - 1
+    return line + 1, index - line_starts[line] + 1
 
 
 _PLAIN_TAGS = frozenset(_TAG + t for t in ("int", "float", "str", "bool", "null", "timestamp"))
@@ -285,7 +330,7 @@ def parse_yaml(text: str) -> Document:
         return Document(None, root, [exc.finding], fatal=True)
     except RecursionError:
         return Document(None, root, [Finding(*_pos(root), "error", "alias-bomb", "the document nests too deeply")], fatal=True)
-    return Document(data, root, soft)
+    return Document(data, root, soft, text=text)
 
 
 def decode_utf8(raw: bytes) -> tuple[str | None, Finding | None]:

@@ -90,3 +90,34 @@ def test_an_explicit_tag_the_value_contradicts_is_a_finding_not_an_exception() -
         assert doc.fatal, text
         (finding,) = doc.findings
         assert (finding.line, finding.column, finding.code) == (1, 4, "bad-scalar"), text
+
+
+def _where(text: str, needle: str) -> tuple[int, int]:
+    """Line and column (1-based) of the last occurrence of ``needle`` in ``text``."""
+    before = text[: text.rindex(needle)]
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+
+
+def test_text_positions_inside_multi_line_values_point_at_the_character() -> None:
+    # Each value has the marker X on a later line than the one where the value starts.
+    cases = [
+        "s: |\n  first line\n  second é X here\n",
+        "s: >\n  first line\n     indented X\n  third\n",
+        "s: >-  # comment with X\n  first\n  X\n",
+        "s: plain first\n  then X\n",
+        "s: \"quoted é\n  then X\"\n",
+        "s: 'it''s\n  then X'\n",
+        "s: |\n\n  after a blank line X\n",
+    ]
+    for text in cases:
+        doc = parse_yaml(text)
+        value = doc.data["s"].lstrip()  # offsets count in the stripped text, as the models keep it
+        assert doc.text_position(("s",), value.index("X")) == _where(text, "X"), text
+    crlf = "s: |\r\n  one\r\n  two X\r\n"
+    doc = parse_yaml(crlf)
+    assert doc.text_position(("s",), doc.data["s"].index("X")) == (3, 7)
+
+
+def test_text_position_of_a_path_that_is_not_text_is_where_the_value_starts() -> None:
+    doc = parse_yaml("a:\n  b: [1, 2]\n")
+    assert doc.text_position(("a", "b"), 3) == doc.position(("a", "b")) == (2, 6)
