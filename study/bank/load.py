@@ -7,9 +7,12 @@ served to learners.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -268,6 +271,9 @@ def question_hash(q: Question) -> str:
 
 def load_question_file(path: Path, shown: str | None = None) -> tuple[list[Question], list[Diagnostic]]:
     shown = shown or str(path)
+    special = not_a_regular_file(path, shown)
+    if special is not None:
+        return [], [special]
     try:
         raw_bytes = path.read_bytes()
     except OSError as exc:
@@ -412,11 +418,33 @@ def load_blueprint(path: Path) -> Blueprint:
 
 
 def iter_files(roots: Iterable[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """Files with one of ``suffixes`` under ``roots``. Entries so named that are not regular files (a folder
+    ``x.yaml``, a FIFO, a looping or dangling symlink) are listed too, so the loader reports them instead
+    of skipping them without a word; see ``not_a_regular_file``."""
     out: list[Path] = []
     for root in roots:
-        if root.is_file():
-            if root.suffix in suffixes:
-                out.append(root)
-        elif root.is_dir():
-            out.extend(p for p in root.rglob("*") if p.is_file() and p.suffix in suffixes and not p.name.startswith("."))
+        if root.is_dir():
+            out.extend(p for p in root.rglob("*") if p.suffix in suffixes and not p.name.startswith("."))
+        elif root.suffix in suffixes and (root.is_file() or os.path.lexists(root)):
+            out.append(root)
     return sorted(set(out))
+
+
+def not_a_regular_file(path: Path, shown: str) -> Diagnostic | None:
+    """Why ``path`` is no file to read, found without opening it (opening a FIFO would wait for a writer)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            why = "is a symbolic link that loops back on itself: skipped"
+        elif path.is_symlink():
+            why = "is a symbolic link to a file that does not exist: skipped"
+        else:
+            why = f"cannot be read: {exc.strerror}"
+        return Diagnostic(shown, 1, 1, "error", "not-a-file", why)
+    if stat.S_ISDIR(mode):
+        return Diagnostic(shown, 1, 1, "warning", "not-a-file",
+                          "is a folder named like a file: the files inside it are read, the name is misleading")
+    if not stat.S_ISREG(mode):
+        return Diagnostic(shown, 1, 1, "error", "not-a-file", "is not a regular file (a FIFO, socket or device): skipped")
+    return None
