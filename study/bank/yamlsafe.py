@@ -27,6 +27,9 @@ except ImportError:  # pragma: no cover - depends on the platform's PyYAML build
 # A logical tree larger than this (after alias expansion) is refused: real question files are a few
 # thousand nodes, a billion-laughs file is billions.
 MAX_EXPANDED_NODES = 500_000
+# A question file nests five levels; a limit far below Python's recursion limit makes "too deep" the same
+# finding at the same place whoever calls the parser.
+MAX_DEPTH = 64
 
 # Keys whose scalar values are kept exactly as written, so `objective: 2.10` stays "2.10" and is not the
 # float 2.1, and `id: 1e3` stays an id.
@@ -257,9 +260,11 @@ def _check_size(root: Node) -> None:
         )
 
 
-def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
+def _build(node: Node, soft: list[Finding], raw: bool = False, depth: int = 0) -> Any:
     """Plain data from a node. Recoverable problems (duplicate keys) go to ``soft`` and building goes on,
     so one file reports all of them; unsafe tags stop the build."""
+    if depth > MAX_DEPTH:
+        raise _problem(node, "too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep here")
     if isinstance(node, ScalarNode):
         if raw and not node.style and node.tag in _PLAIN_TAGS:
             return node.value
@@ -267,7 +272,7 @@ def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
     if isinstance(node, SequenceNode):
         if node.tag != _TAG + "seq":
             raise _problem(node, "unsafe-tag", f"YAML tag '{_short_tag(node.tag)}' is not allowed: only plain values, lists and mappings")
-        return [_build(child, soft) for child in node.value]
+        return [_build(child, soft, depth=depth + 1) for child in node.value]
     if isinstance(node, MappingNode):
         if node.tag not in (_TAG + "map", _TAG + "omap"):
             raise _problem(node, "unsafe-tag", f"YAML tag '{_short_tag(node.tag)}' is not allowed: only plain values, lists and mappings")
@@ -290,7 +295,7 @@ def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
                 )
                 continue
             first_at[key] = key_node
-            out[key] = _build(value_node, soft, raw=key in RAW_TEXT_KEYS or key in PROSE_KEYS)
+            out[key] = _build(value_node, soft, raw=key in RAW_TEXT_KEYS or key in PROSE_KEYS, depth=depth + 1)
         return out
     raise _problem(node, "yaml-syntax", "unexpected YAML node")  # pragma: no cover
 
@@ -329,7 +334,7 @@ def parse_yaml(text: str) -> Document:
     except YamlProblem as exc:
         return Document(None, root, [exc.finding], fatal=True)
     except RecursionError:
-        return Document(None, root, [Finding(*_pos(root), "error", "alias-bomb", "the document nests too deeply")], fatal=True)
+        return Document(None, root, [Finding(*_pos(root), "error", "too-deep", "the document nests too deeply: lists or mappings inside each other hundreds of levels deep")], fatal=True)
     return Document(data, root, soft, text=text)
 
 

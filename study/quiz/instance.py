@@ -337,6 +337,8 @@ def instantiate(
             numeric, derivation = _numeric_key(question, params)
         except InstanceError as exc:
             raise InstanceError(f"{question.id}: {exc}") from exc
+        except (ValueError, ArithmeticError) as exc:  # an unknown unit or tolerance unit: lint reports it
+            raise InstanceError(f"{question.id}: {exc}") from exc
         if as_choice and numeric.distractors:
             opts = [Option(numeric.display, True, "")]
             opts += [Option(format_value(v, numeric.unit, numeric.digits), False, why)

@@ -121,3 +121,17 @@ def test_text_positions_inside_multi_line_values_point_at_the_character() -> Non
 def test_text_position_of_a_path_that_is_not_text_is_where_the_value_starts() -> None:
     doc = parse_yaml("a:\n  b: [1, 2]\n")
     assert doc.text_position(("a", "b"), 3) == doc.position(("a", "b")) == (2, 6)
+
+
+def test_block_nesting_too_deep_for_the_builder_is_a_finding_of_its_own() -> None:
+    doc = parse_yaml("a:\n  " + "- " * 990 + "x\n")
+    assert doc.fatal and [f.code for f in doc.findings] == ["too-deep"]
+
+
+def test_nesting_beyond_the_limit_is_reported_where_it_passes_the_limit() -> None:
+    from study.bank.yamlsafe import MAX_DEPTH
+
+    assert not parse_yaml("a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n").findings
+    doc = parse_yaml("a:\n  b: " + "[" * 200 + "]" * 200 + "\n")
+    (finding,) = doc.findings
+    assert finding.code == "too-deep" and (finding.line, finding.column) == (2, 6 + MAX_DEPTH - 1)

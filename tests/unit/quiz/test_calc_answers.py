@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from study.bank.schema import NumericAnswer, Question, Reference
+from study.bank.schema import Distractor, NumericAnswer, Question, Reference
 from study.calc.expr import NotANumberError, evaluate, value_in_unit
 from study.quiz.instance import InstanceError, instantiate
 
@@ -34,3 +34,12 @@ def test_a_question_whose_calc_gives_text_cannot_be_instantiated(calc: str) -> N
 
 def test_a_number_still_is_a_value_in_the_answer_unit() -> None:
     assert instantiate(numeric_question("140")).numeric.value == 140
+
+
+@pytest.mark.parametrize("unit, tolerance", [("0b11", "2%"), ("GB", "3 furlongs")])
+def test_an_unknown_unit_makes_the_question_unbuildable_not_a_crash(unit: str, tolerance: str) -> None:
+    # Found by the fuzz suite: the ValueError of parse_unit escaped instantiate, ending a quiz.
+    q = numeric_question("140").model_copy(update={"answer": NumericAnswer(calc="140", unit=unit, tolerance=tolerance)})
+    q = q.model_copy(update={"distractors": [Distractor(value=70, why="half")]})
+    with pytest.raises(InstanceError):
+        instantiate(q)
