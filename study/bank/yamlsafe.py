@@ -310,6 +310,50 @@ def _mark_position(exc: yaml.MarkedYAMLError) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
+_KEY_RE = re.compile(r"^(\s*)(?:-\s+)?([^\s#'\"{\[][^:#]*?):(?:\s|$)")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _syntax_hint(text: str, exc: yaml.MarkedYAMLError) -> str | None:
+    """What an author most likely got wrong, for the two parser complaints that say nothing useful:
+    a line indented unlike its siblings, and text with ': ' in it that YAML takes for a new key."""
+    mark = exc.problem_mark
+    if mark is None:
+        return None
+    rows = text.splitlines()
+    if not 0 <= mark.line < len(rows):
+        return None
+    row = rows[mark.line]
+    problem = exc.problem or ""
+    if "mapping values are not allowed" in problem:
+        key = _KEY_RE.match(row)
+        if key and mark.column > key.end():
+            return (f"the value of {key.group(2).strip()!r} contains ': ', which YAML reads as the start of another "
+                    f"key: put the text in quotes (\"...\"), or use a '|' block for longer text")
+        above = next((r for r in reversed(rows[:mark.line]) if r.strip() and not r.lstrip().startswith("#")), "")
+        if key and _indent(row) > _indent(above):
+            return (f"this key is indented {_indent(row)} spaces, more than the line above ({_indent(above)}), so YAML "
+                    f"reads it as part of that line's value: indent it like its siblings")
+        return ("YAML reads this line as a new key inside the text of the line above: check that this line is "
+                "indented like its siblings, and quote text that contains ': '")
+    if not ("expected '-' indicator" in problem or "expected key" in problem or "expected <block end>" in problem):
+        return None
+    here = _indent(row)
+    above = next((r for r in reversed(rows[:mark.line]) if r.strip() and not r.lstrip().startswith("#")), None)
+    ctx = exc.context_mark
+    what = "item" if row.lstrip().startswith("-") else "key"
+    if ctx is not None and ctx.line < mark.line and here != ctx.column and rows[ctx.line].strip():
+        return (f"this {what} is indented {here} spaces, but the list or mapping it continues (from line "
+                f"{ctx.line + 1}) is at {ctx.column}: indent it like its siblings")
+    if above is not None and _indent(above) > here:
+        return (f"this {what} is indented {here} spaces, less than the line above ({_indent(above)}): if it belongs "
+                f"with that line, indent it to {_indent(above)} like its siblings")
+    return f"this {what} is not indented like its siblings: check its indentation against the lines around it"
+
+
 def parse_yaml(text: str) -> Document:
     """Parse one YAML document. Problems come back as findings, never as exceptions."""
     try:
@@ -321,7 +365,11 @@ def parse_yaml(text: str) -> Document:
         if exc.context:
             started = f" started at line {exc.context_mark.line + 1}" if exc.context_mark else ""
             context = f" ({exc.context}{started})"
-        return Document(None, None, [Finding(line, col, "error", "yaml-syntax", f"YAML syntax: {problem}{context}")], fatal=True)
+        message = f"YAML syntax: {problem}{context}"
+        hint = _syntax_hint(text, exc)
+        if hint:
+            message = f"{hint} (YAML: {problem})"
+        return Document(None, None, [Finding(line, col, "error", "yaml-syntax", message)], fatal=True)
     except yaml.YAMLError as exc:
         return Document(None, None, [Finding(1, 1, "error", "yaml-syntax", f"YAML: {exc}")], fatal=True)
     if root is None:

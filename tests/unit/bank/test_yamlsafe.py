@@ -135,3 +135,32 @@ def test_nesting_beyond_the_limit_is_reported_where_it_passes_the_limit() -> Non
     doc = parse_yaml("a:\n  b: " + "[" * 200 + "]" * 200 + "\n")
     (finding,) = doc.findings
     assert finding.code == "too-deep" and (finding.line, finding.column) == (2, 6 + MAX_DEPTH - 1)
+
+
+def _only(text: str):
+    (finding,) = parse_yaml(text).findings
+    return finding
+
+
+def test_an_item_indented_unlike_its_siblings_gets_an_indentation_hint() -> None:
+    text = "q:\n  - id: a\n    choices:\n      - text: A\n        why: x\n       - text: B\n"
+    f = _only(text)
+    assert (f.line, f.column) == (6, 8)
+    assert "indented 7 spaces" in f.message and "(from line 4) is at 6" in f.message and "siblings" in f.message
+
+
+def test_a_dedented_key_gets_a_hint_naming_the_indentation_of_the_line_above() -> None:
+    f = _only("q:\n  - id: a\n    stem: x\n  choose: 2\n")
+    assert f.line == 4 and "indented 2 spaces, less than the line above (4)" in f.message
+
+
+def test_a_key_indented_too_far_is_said_to_be_read_as_part_of_the_value_above() -> None:
+    f = _only("q:\n  - id: a\n    stem: x\n     type: single\n")
+    assert f.line == 4 and "indented 5 spaces, more than the line above (4)" in f.message
+
+
+def test_text_with_a_colon_gets_a_hint_to_quote_it() -> None:
+    f = _only("q:\n  - id: a\n    stem: Which fabric: NVLink or IB?\n")
+    assert (f.line, f.column) == (3, 23)  # the colon after "fabric"
+    assert "'stem' contains ': '" in f.message and "quotes" in f.message
+    assert "mapping values are not allowed" in f.message  # the parser's own words stay, in brackets
