@@ -7,6 +7,7 @@ served to learners.
 
 from __future__ import annotations
 
+import difflib
 import errno
 import hashlib
 import json
@@ -23,6 +24,11 @@ from study.bank.schema import (
     PLACEHOLDER_RE,
     Blueprint,
     Card,
+    Choice,
+    Distractor,
+    NumericAnswer,
+    Range,
+    Reference,
     Question,
     SourceRef,
     Topic,
@@ -57,6 +63,13 @@ class Diagnostic:
             "code": self.code,
             "message": self.message,
         }
+
+
+# Every field name a question file can use, for "did you mean" on an unknown one.
+KNOWN_FIELDS = sorted({
+    name for model in (Question, Choice, NumericAnswer, Distractor, Reference, Range)
+    for name in model.model_fields if name != "source"
+} | {"questions"})
 
 
 def _diag(path: str, finding: Finding) -> Diagnostic:
@@ -127,16 +140,30 @@ def validation_findings(
     # Prefer errors from the union branch that matches the data's shape; drop the others' noise.
     cleaned = [(err, *_walk(data, err["loc"])) for err in errors]
     matched_prefixes = {at for _, _, at, ok in cleaned if at is not None and ok}
+    cleaned = [c for c in cleaned if not (c[2] is not None and not c[3] and c[2] in matched_prefixes)]
+    # `explantion:` is one mistake, not an unknown field plus a missing `explanation`: pair a misspelt key
+    # with the required field it most resembles in the same mapping, and report it once.
+    missing = {path for err, path, _, _ in cleaned if err["type"] == "missing" and path}
+    meant: dict[tuple[Any, ...], str] = {}
+    for err, path, _, _ in cleaned:
+        if err["type"] == "extra_forbidden" and path:
+            here = [str(m[-1]) for m in missing if m[:-1] == path[:-1]]
+            close = difflib.get_close_matches(str(path[-1]), here, n=1, cutoff=0.75)
+            if close:
+                meant[path] = close[0]
+                missing.discard(path[:-1] + (close[0],))
     for err, path, at_branch, matches in cleaned:
-        # A wrong union member's complaints are noise when the member matching the data has its own.
-        if at_branch is not None and not matches and at_branch in matched_prefixes:
-            continue
         kind = err["type"]
         where = _describe(path)
+        if kind == "missing" and path and path not in missing:
+            continue  # reported with the misspelt key
         if kind == "extra_forbidden" and path:
             field_name = path[-1]
             line, col = doc.key_position(base + path[:-1], str(field_name))
-            code, msg = "unknown-field", f"unknown field {field_name!r} in {_describe(path[:-1])}"
+            guess = meant.get(path) or next(iter(difflib.get_close_matches(
+                str(field_name).lower(), KNOWN_FIELDS, n=1, cutoff=0.75)), None)
+            hint = f"; did you mean {guess!r}?" if guess and guess != field_name else ""
+            code, msg = "unknown-field", f"unknown field {field_name!r} in {_describe(path[:-1])}{hint}"
         elif kind == "missing":
             line, col = doc.position(base + path[:-1])
             code, msg = "missing-field", f"missing required field {_describe(path)!r}"

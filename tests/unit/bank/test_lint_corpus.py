@@ -201,3 +201,13 @@ def test_impossible_sizes_in_params_or_calc_are_errors_at_the_calc() -> None:
     assert got == {(10, 13, "error"), (22, 13, "error"), (36, 13, "error")}
     assert {d.code for d in result.diagnostics} <= {"impossible-value", "calc-error"}
     assert any("p=-70e9" in d.message for d in result.diagnostics if d.line == 36)
+
+
+def test_a_misspelt_field_suggests_the_field_and_is_not_also_missing() -> None:
+    result = lint([CORPUS / "typo_field.yaml"], with_calc=False)
+    messages = sorted(d.message for d in result.diagnostics)
+    assert messages == [
+        "unknown field 'explantion' in the question; did you mean 'explanation'?",
+        "unknown field 'verifed' in the question; did you mean 'verified'?",
+        "unknown field 'wy' in choices[1]; did you mean 'why'?",
+    ]
