@@ -177,6 +177,15 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
             if tu.dim != unit_info.dim:
                 report(("answer", "tolerance"), "error", "bad-tolerance", f"tolerance is {calc.dimension_name(tu.dim)} but the answer is {calc.dimension_name(unit_info.dim)}")
                 return out
+        if tol_unit is None:
+            from study.calc.units import GPUS, ONE, TOKENS
+
+            tol_text = f"{tol_value:g} {answer.unit}".strip()
+            # A bare 0.5 on a count of GPUs is plain; a bare 3 on a size silently meant 3 GB.
+            if unit_info.dim not in (ONE, GPUS, TOKENS):
+                report(("answer", "tolerance"), "warning", "tolerance-unit", f"tolerance {answer.tolerance!r} has no unit, so it is read in the answer's unit as {tol_text}: write {tol_text!r}, or a percentage such as '2%'")
+        else:
+            tol_text = answer.tolerance.strip()
         rel_floor = 0.5 * 10 ** (1 - answer.digits)
         if tol_unit == "%" and tol_value < rel_floor:
             report(("answer", "tolerance"), "warning", "tolerance-too-tight", f"{answer.tolerance} is tighter than the {answer.digits} digits shown in feedback (at least {rel_floor:.2%}): a learner copying the shown value could be marked wrong")
@@ -234,7 +243,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 continue
             if _within(dv, expected, answer.tolerance, calc, unit_info):
                 shown = ", ".join(f"{k}={v}" for k, v in env.items())
-                report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the {answer.tolerance} tolerance of the answer {expected:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
+                report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the {tol_text} tolerance of the answer {expected:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
                 failed.add(path)
         # Two distractors the learner cannot tell apart: the quiz drops one and shows fewer options.
         dvals = [(i, values.get(("distractors", i, "calc"), d.value)) for i, d in enumerate(q.distractors or ())]
@@ -246,7 +255,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                     continue
                 if _within(va, vb, answer.tolerance, calc, unit_info):
                     shown = ", ".join(f"{k}={v}" for k, v in env.items())
-                    report(("distractors", ib), "warning", "distractors-coincide", f"distractors {ia + 1} and {ib + 1} both give {vb:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
+                    report(("distractors", ib), "warning", "distractors-coincide", f"distractors[{ia}] and distractors[{ib}] give {va:.4g} and {vb:.4g} {answer.unit}, within the {tol_text} tolerance of each other, so a learner cannot tell them apart" + (f" (with {shown})" if shown else ""))
                     failed.add(key)
         if ("answer", "value") in failed and answer_expr is not None:
             break

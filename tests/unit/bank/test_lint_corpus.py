@@ -211,3 +211,17 @@ def test_a_misspelt_field_suggests_the_field_and_is_not_also_missing() -> None:
         "unknown field 'verifed' in the question; did you mean 'verified'?",
         "unknown field 'wy' in choices[1]; did you mean 'why'?",
     ]
+
+
+def test_coinciding_distractors_are_named_from_zero_with_both_values() -> None:
+    result = lint([CORPUS / "calc_coincide.yaml"])
+    messages = [d.message for d in result.diagnostics if d.line == 16]
+    assert messages == ["distractors[1] and distractors[3] give 7 and 7.07 GB, within the 2% tolerance of each "
+                        "other, so a learner cannot tell them apart (with size=7)"]
+
+
+def test_a_tolerance_without_unit_says_which_unit_was_assumed() -> None:
+    result = lint([CORPUS / "calc_tolerance_unit.yaml"])
+    by_code = {d.code: d.message for d in result.diagnostics}
+    assert "read in the answer's unit as 3 GB" in by_code["tolerance-unit"]
+    assert "inside the 3 GB tolerance" in by_code["distractor-within-tolerance"]
