@@ -177,6 +177,9 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
             if tu.dim != unit_info.dim:
                 report(("answer", "tolerance"), "error", "bad-tolerance", f"tolerance is {calc.dimension_name(tu.dim)} but the answer is {calc.dimension_name(unit_info.dim)}")
                 return out
+        bits_or_bytes = _bits_bytes_hint(q, answer, unit_info.dim)
+        if bits_or_bytes:
+            report(("answer", "unit"), "warning", "unit-bits-bytes", bits_or_bytes)
         if tol_unit is None:
             from study.calc.units import GPUS, ONE, TOKENS
 
@@ -260,6 +263,30 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
         if ("answer", "value") in failed and answer_expr is not None:
             break
     return out
+
+
+_IN_BITS = re.compile(r"^[kKMGTPE]?i?(?:b|bits?)(?:/s|ps)?$")
+_IN_BYTES = re.compile(r"^[kKMGTPE]?i?B(?:/s|ps)?$")
+# Network links are rated in bits per second; memory, NVLink and PCIe bandwidth in bytes per second.
+_BITS_USUAL = re.compile(r"\b(?:ib|eth)-|infiniband|ethernet|spectrum|connectx|\bnic\b|\bnetwork", re.I)
+_BYTES_USUAL = re.compile(r"nvlink|pcie|\.bandwidth\b|\bhbm|memory bandwidth", re.I)
+
+
+def _bits_bytes_hint(q: Question, answer: Any, dim: Any) -> str | None:
+    """A size stated in bits, or a rate in the other of bits and bytes than its kind is usually quoted in."""
+    from study.calc.units import BANDWIDTH, BYTES
+
+    unit = answer.unit.strip()
+    if dim == BYTES and _IN_BITS.match(unit):
+        return f"{unit!r} is in bits: memory and file sizes are stated in bytes ({re.sub(r'(?:b|bits?)(?=/s|ps|$)', 'B', unit)!r}); bits are for network rates"
+    if dim != BANDWIDTH:
+        return None
+    text = " ".join([q.stem, answer.calc or "", *(d.calc or "" for d in q.distractors or ())])
+    if _IN_BYTES.match(unit) and _BITS_USUAL.search(text) and not _BYTES_USUAL.search(text):
+        return f"{unit!r} is in bytes, but network links are rated in bits per second (Gb/s): is this meant to be a network rate?"
+    if _IN_BITS.match(unit) and _BYTES_USUAL.search(text) and not _BITS_USUAL.search(text):
+        return f"{unit!r} is in bits, but memory, NVLink and PCIe bandwidth are stated in bytes per second (GB/s)"
+    return None
 
 
 def _within(given: float, expected: float, tolerance: str, calc: Any, unit_info: Any) -> bool:

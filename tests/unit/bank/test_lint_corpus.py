@@ -225,3 +225,11 @@ def test_a_tolerance_without_unit_says_which_unit_was_assumed() -> None:
     by_code = {d.code: d.message for d in result.diagnostics}
     assert "read in the answer's unit as 3 GB" in by_code["tolerance-unit"]
     assert "inside the 3 GB tolerance" in by_code["distractor-within-tolerance"]
+
+
+def test_bits_and_bytes_warnings_say_what_is_usual() -> None:
+    result = lint([CORPUS / "calc_bits_bytes.yaml"])
+    messages = [d.message for d in sorted(result.diagnostics)]
+    assert "stated in bytes ('GB')" in messages[0]
+    assert "network links are rated in bits" in messages[1]
+    assert "bandwidth are stated in bytes per second" in messages[2]
