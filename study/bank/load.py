@@ -189,8 +189,12 @@ def validation_findings(
                 code, msg = "unknown-objective", f"objective {_get(data, path)!r} is not a blueprint id like '2.1'"
             elif kind == "string_pattern_mismatch" and path and path[-1] in ("id", "topic"):
                 code, msg = "bad-id", f"{where} {_get(data, path)!r} must be lower case letters, digits, '-', '_' or '.'"
-            elif path and path[-1] == "answer" and kind.startswith("bool"):
-                code, msg = "wrong-type", f"answer {_get(data, path)!r} must be true or false for a true_false question"
+            elif kind.startswith("bool"):
+                value = _get(data, path)
+                quoted = isinstance(value, str) and value.lower() in ("true", "false")
+                said = (f"answer {value!r} must be true or false for a true_false question" if path[-1:] == ("answer",)
+                        else f"{where} must be true or false, found {value!r}")
+                code, msg = "wrong-type", said + (": write it without quotes" if quoted else "")
             elif kind == "string_pattern_mismatch" and path and path[-1] == "url":
                 value = _get(data, path)
                 code, msg = ("empty-text", f"{where} is empty") if value == "" else (

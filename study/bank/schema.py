@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
@@ -23,6 +23,10 @@ TOLERANCE_PATTERN = r"^\s*[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?\s*(%|[A-Za-z][A-Za
 PLACEHOLDER_RE = re.compile(r"\{\{|\}\}|\{(=[^{}]+|[A-Za-z_][A-Za-z0-9_]*)\}")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# A yes/no field is `true` or `false` and nothing else, the one rule lint and `study schema` (JSON Schema's
+# "boolean") share: pydantic's lax bool would also take "True", 1, "no" or "off", which the schema rejects.
+# The YAML reader does its part by reading only true/false as booleans (YAML 1.2), not yes/no/on/off.
+Flag = StrictBool
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
 ObjectiveId = Annotated[str, StringConstraints(pattern=OBJECTIVE_PATTERN)]
 
@@ -49,7 +53,7 @@ class Reference(_Model):
 
 class Choice(_Model):
     text: Text
-    correct: bool = False
+    correct: Flag = False
     why: Text
 
 
@@ -166,13 +170,13 @@ class Question(_Model):
     stem: Text
     choices: list[Choice] | None = None
     choose: int | None = Field(default=None, ge=2)
-    answer: bool | NumericAnswer | None = None
+    answer: Flag | NumericAnswer | None = None
     params: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")], ParamSpec] | None = None
     distractors: list[Distractor] | None = None
     explanation: Text
     references: Annotated[list[Reference], Field(min_length=1)]
     verified: dt.date
-    volatile: bool = False
+    volatile: Flag = False
     tags: list[Text] = Field(default_factory=list)
     source: SourceRef | None = Field(default=None, exclude=True)
 

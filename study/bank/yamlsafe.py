@@ -38,7 +38,9 @@ RAW_TEXT_KEYS = frozenset({"id", "objective", "topic", "unit", "tolerance"})
 PROSE_KEYS = frozenset({"text", "why", "stem", "explanation", "title", "name", "calc"})
 
 _TAG = "tag:yaml.org,2002:"
-_BOOL = {"true": True, "false": False, "yes": True, "no": False, "on": True, "off": False}
+# YAML 1.2's booleans, as JSON Schema and editors read them; YAML 1.1's yes/no/on/off stay text, so
+# `answer: no` is reported as not true or false instead of silently meaning false.
+_BOOL = {"true": True, "false": False}
 
 
 @dataclass(frozen=True)
