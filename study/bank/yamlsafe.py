@@ -398,4 +398,11 @@ def decode_utf8(raw: bytes) -> tuple[str | None, Finding | None]:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
-        return None, Finding(line, col, "error", "not-utf8", f"the file is not UTF-8 (byte 0x{raw[exc.start]:02x})")
+        byte = raw[exc.start]
+        try:  # most such files come from Windows editors: name the character the author typed
+            raw.decode("cp1252")
+            typed = f", {bytes([byte]).decode('cp1252')!r} in Windows-1252"
+        except UnicodeDecodeError:
+            typed = ""
+        return None, Finding(line, col, "error", "not-utf8",
+                             f"the file is not UTF-8 (byte 0x{byte:02x}{typed}): save it as UTF-8 in your editor")

@@ -164,3 +164,12 @@ def test_text_with_a_colon_gets_a_hint_to_quote_it() -> None:
     assert (f.line, f.column) == (3, 23)  # the colon after "fabric"
     assert "'stem' contains ': '" in f.message and "quotes" in f.message
     assert "mapping values are not allowed" in f.message  # the parser's own words stay, in brackets
+
+
+def test_a_windows_1252_file_gets_the_byte_its_character_and_a_save_as_utf8_hint() -> None:
+    from study.bank.yamlsafe import decode_utf8
+
+    raw = "questions:\n  - stem: It’s the GPU’s memory.\n".encode("cp1252")
+    text, finding = decode_utf8(raw)
+    assert text is None and (finding.line, finding.column) == (2, 13)
+    assert finding.message == "the file is not UTF-8 (byte 0x92, '’' in Windows-1252): save it as UTF-8 in your editor"
