@@ -165,7 +165,7 @@ def validation_findings(
             hint = f"; did you mean {guess!r}?" if guess and guess != field_name else ""
             code, msg = "unknown-field", f"unknown field {field_name!r} in {_describe(path[:-1])}{hint}"
         elif kind == "missing":
-            line, col = doc.position(base + path[:-1])
+            line, col = doc.todo_position(base + path[:-1], str(path[-1])) or doc.position(base + path[:-1])
             code, msg = "missing-field", f"missing required field {_describe(path)!r}"
         else:
             line, col = doc.position(base + path)

@@ -127,6 +127,25 @@ class Document:
                     return _pos(k)
         return self.position(path)
 
+    def todo_position(self, path: tuple[Any, ...], key: str) -> tuple[int, int] | None:
+        """Where a ``# TODO(...): key:`` comment stands in for the missing ``key`` of the mapping at ``path``
+        (``study import`` leaves one where a field belongs), so the finding points at it; None if none does."""
+        node, _ = self._walk(path)
+        if not isinstance(node, MappingNode) or not self.text:
+            return None
+        indent = node.start_mark.column
+        todo = re.compile(r"^ {%d}#\s*TODO\([^)]*\):\s*%s:" % (indent, re.escape(key)))
+        rows = self.text.splitlines()
+        for n in range(node.start_mark.line + 1, len(rows)):  # the first line may hold a "- " before the key
+            row = rows[n]
+            if todo.match(row):
+                return n + 1, indent + 1
+            stripped = row.lstrip(" ")
+            # The mapping ends at the first line of content indented less than its keys.
+            if stripped and not stripped.startswith("#") and len(row) - len(stripped) < indent:
+                return None
+        return None
+
     def text_position(self, path: tuple[Any, ...], offset: int) -> tuple[int, int]:
         """Line and column in the file of character ``offset`` of the text at ``path``, counted in the text
         with leading whitespace stripped (as the models keep it), so a problem inside a multi-line ``|`` or

@@ -233,3 +233,28 @@ def test_bits_and_bytes_warnings_say_what_is_usual() -> None:
     assert "stated in bytes ('GB')" in messages[0]
     assert "network links are rated in bits" in messages[1]
     assert "bandwidth are stated in bytes per second" in messages[2]
+
+
+def test_a_missing_field_is_reported_at_the_todo_comment_study_import_left_for_it(tmp_path: Path) -> None:
+    from study.cli import main
+
+    src = tmp_path / "plain.gift"
+    src.write_text("::Kanji::Japanese characters came from {~India =China ~Korea}.\n")
+    out = tmp_path / "plain.yaml"
+    assert main(["import", str(src), "--out", str(out)]) == 0
+    rows = out.read_text().splitlines()
+    found = lint([out], with_calc=False).diagnostics
+    assert found and all(d.code == "missing-field" for d in found)
+    for d in found:
+        field = d.message.split("'")[1].split(".")[-1]
+        # The finding's line is the comment naming that field, at the comment's column.
+        assert re.match(rf"^ {{{d.column - 1}}}# TODO\(gift-import\): {field}:", rows[d.line - 1]), (d, rows[d.line - 1])
+    assert len(found) == 7  # objective, explanation, references, verified and three choice whys
+
+
+def test_a_missing_field_without_a_todo_comment_is_reported_where_its_mapping_starts() -> None:
+    from study.bank.yamlsafe import parse_yaml
+
+    doc = parse_yaml("questions:\n  - id: a\n    # TODO(gift-import): why: later\n    stem: x\n")
+    assert doc.todo_position(("questions", 0), "objective") is None
+    assert doc.todo_position(("questions", 0), "why") == (3, 5)
