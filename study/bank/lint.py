@@ -228,7 +228,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                     shown = ", ".join(f"{k}={v}" for k, v in env.items())
                     report(path, "error", "impossible-value", f"the expression gives {values.pop(path):.4g} {answer.unit}"
                            + (f" (with {shown})" if shown else "")
-                           + "; an answer is a positive amount: check the sizes and counts it is given")
+                           + "; an answer is a positive amount: check the sizes and counts it is given", offset=0)
                     failed.add(path)
         if answer is None or unit_info is None:
             continue

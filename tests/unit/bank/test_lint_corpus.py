@@ -198,7 +198,7 @@ def test_impossible_sizes_in_params_or_calc_are_errors_at_the_calc() -> None:
     # either way the author sees an error at the expression that used them.
     result = lint([CORPUS / "sizes"])
     got = {(d.line, d.column, d.severity) for d in result.diagnostics}
-    assert got == {(10, 13, "error"), (22, 13, "error"), (36, 13, "error")}
+    assert got == {(10, 14, "error"), (22, 14, "error"), (36, 14, "error")}  # where the expression starts
     assert {d.code for d in result.diagnostics} <= {"impossible-value", "calc-error"}
     assert any("p=-70e9" in d.message for d in result.diagnostics if d.line == 36)
 
