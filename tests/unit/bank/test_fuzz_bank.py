@@ -223,7 +223,7 @@ def _check_one(path: Path, good: list[Path], shipped: dict[str, object]) -> None
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_mutated_question_files_never_crash_and_stay_in_their_file(
-    family: str, shipped: dict[str, object], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    family: str, shipped: dict[str, object], tmp_path: Path, capsys: pytest.CaptureFixture[str], record_property
 ) -> None:
     mutate = FAMILIES[family]
     files: list[Path] = shipped["files"]  # type: ignore[assignment]
@@ -243,6 +243,8 @@ def test_mutated_question_files_never_crash_and_stay_in_their_file(
                            + "".join(traceback.format_exception(exc)[-3:]))
         else:
             path.unlink()
+    record_property("fuzz_cases", CASES)  # in the JUnit XML too, where xdist hides the printed line
+    record_property("fuzz_crashes", len(crashes))
     with capsys.disabled():
         print(f"\nfuzz {family}: {CASES} cases run, crashes: {len(crashes)}")
     assert not crashes, "\n".join(crashes[:3])
