@@ -117,10 +117,11 @@ def display_path(path: Path) -> str:
     if not rel.startswith(".."):
         return rel
     # A dangling link is shown as itself: its target is not what the author wrote.
-    return str(_resolved(Path(path)) if os.path.exists(path) else Path(path).absolute())
+    return str(resolved(Path(path)) if os.path.exists(path) else Path(path).absolute())
 
 
-def _resolved(path: Path) -> Path:
+def resolved(path: Path) -> Path:
+    """``path.resolve()``, or the path made absolute when it is a symlink loop."""
     try:
         return path.resolve()
     except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13): keep it as given
@@ -300,13 +301,13 @@ def load_bank(
         raise BankError(f"the blueprint does not load: {exc}") from exc
     topic_files = [p for p in iter_files([content_root / "topics"], (".md",)) if p.name.lower() != "readme.md"]
     q_files = iter_files(q_roots, QUESTION_SUFFIXES)
-    known_q = {_resolved(p) for p in q_files}
-    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if _resolved(p) not in known_q]
+    known_q = {resolved(p) for p in q_files}
+    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if resolved(p) not in known_q]
     # Topic files given on the command line are checked as topics, replacing the built-in copy if it is one.
-    resolved_topics = {_resolved(p) for p in topic_files}
+    resolved_topics = {resolved(p) for p in topic_files}
     extra_topics = [
         p for p in iter_files(extra_roots, (".md",))
-        if p.name.lower() != "readme.md" and _resolved(p) not in resolved_topics
+        if p.name.lower() != "readme.md" and resolved(p) not in resolved_topics
     ]
     bank = build_bank([*q_files, *extra_files], [*topic_files, *extra_topics], blueprint)
     _CACHE[key] = bank

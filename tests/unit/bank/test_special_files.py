@@ -56,3 +56,12 @@ def test_the_live_reload_scan_does_not_walk_through_linked_folders(tmp_path: Pat
     (tmp_path / "up").symlink_to(".")
     found = scan([Root(tmp_path, QUESTION, (".yaml", ".yml"))])
     assert list(found) == [str(tmp_path / "q.yaml")]
+
+
+def test_the_disk_cache_survives_a_symlink_loop_given_as_the_questions(folder: Path, tmp_path: Path) -> None:
+    # Path.resolve() raised RuntimeError on the loop in the cache's fingerprint, before the bank could say why.
+    from study.bank.bank import BankError
+    from study.bank.cache import load_bank_cached
+
+    with pytest.raises(BankError, match="no such question file"):
+        load_bank_cached(questions=[str(folder / "loop.yaml")], directory=tmp_path / "cache")
