@@ -261,3 +261,25 @@ def load_for_preview(paths: list[Path]) -> FilePreview:
         out.questions.extend(found)
     out.diagnostics = list(lint(paths).diagnostics)
     return out
+
+
+def findings_of_unloaded(bank: Any, qid: str) -> tuple[str, list[Diagnostic]] | None:
+    """The file that writes question ``qid`` and the findings inside its entry that keep it out of ``bank``, or
+    None when no question file has a question with that id (then it is a typo of the id)."""
+    from study.bank.load import QUESTION_SUFFIXES
+    from study.bank.yamlsafe import decode_utf8, parse_yaml
+
+    for shown in bank.files:
+        if not shown.endswith(QUESTION_SUFFIXES):
+            continue
+        try:
+            text, _ = decode_utf8(Path(shown).read_bytes())
+        except OSError:
+            continue
+        doc = parse_yaml(text or "")
+        items = doc.data.get("questions") if isinstance(doc.data, dict) else None
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, dict) and str(item.get("id", "")).strip() == qid:
+                first, last = doc.span(("questions", i))
+                return shown, [d for d in bank.diagnostics if d.path == shown and first <= d.line <= last]
+    return None

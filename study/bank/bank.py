@@ -21,6 +21,7 @@ from study.bank.load import (
     load_blueprint,
     load_question_file,
     load_topic_file,
+    not_a_regular_file,
     question_hash,
 )
 from study.bank.schema import Blueprint, Card, Question, Topic
@@ -113,7 +114,18 @@ def display_path(path: Path) -> str:
         rel = os.path.relpath(path)
     except ValueError:  # pragma: no cover - another drive on Windows
         return str(path)
-    return str(Path(path).resolve()) if rel.startswith("..") else rel
+    if not rel.startswith(".."):
+        return rel
+    # A dangling link is shown as itself: its target is not what the author wrote.
+    return str(resolved(Path(path)) if os.path.exists(path) else Path(path).absolute())
+
+
+def resolved(path: Path) -> Path:
+    """``path.resolve()``, or the path made absolute when it is a symlink loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13): keep it as given
+        return path.absolute()
 
 
 _shown = display_path
@@ -128,6 +140,9 @@ _FILE_PARSES_CAP = 4096
 
 
 def _parsed(kind: str, loader: Callable[[Path, str], Any], path: Path, shown: str) -> Any:
+    special = not_a_regular_file(path, shown)
+    if special is not None:  # checked before reading: a FIFO would block, a folder cannot be read
+        return ([] if kind == "question" else None), [special]
     try:
         digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
     except OSError:
@@ -286,13 +301,13 @@ def load_bank(
         raise BankError(f"the blueprint does not load: {exc}") from exc
     topic_files = [p for p in iter_files([content_root / "topics"], (".md",)) if p.name.lower() != "readme.md"]
     q_files = iter_files(q_roots, QUESTION_SUFFIXES)
-    known_q = {p.resolve() for p in q_files}
-    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if p.resolve() not in known_q]
+    known_q = {resolved(p) for p in q_files}
+    extra_files = [p for p in iter_files(extra_roots, QUESTION_SUFFIXES) if resolved(p) not in known_q]
     # Topic files given on the command line are checked as topics, replacing the built-in copy if it is one.
-    resolved_topics = {p.resolve() for p in topic_files}
+    resolved_topics = {resolved(p) for p in topic_files}
     extra_topics = [
         p for p in iter_files(extra_roots, (".md",))
-        if p.name.lower() != "readme.md" and p.resolve() not in resolved_topics
+        if p.name.lower() != "readme.md" and resolved(p) not in resolved_topics
     ]
     bank = build_bank([*q_files, *extra_files], [*topic_files, *extra_topics], blueprint)
     _CACHE[key] = bank

@@ -26,7 +26,9 @@ def _fingerprint(roots: Iterable[Path]) -> str:
         h.update(f"{version('pydantic')}|{version('study-nca-aiio')}".encode())
     except Exception:
         h.update(b"unknown-versions")
-    for root in sorted({Path(r).resolve() for r in roots}):
+    from study.bank.bank import resolved
+
+    for root in sorted({resolved(Path(r)) for r in roots}):
         h.update(f"\0root {root}".encode())
         if root.is_file():
             files = [root]

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from study.bank.bank import Bank, load_bank
 from study.bank.load import Diagnostic
-from study.bank.schema import NUMBER_PATTERN, PLACEHOLDER_RE, Question, Range
+from study.bank.schema import NUMBER_PATTERN, PLACEHOLDER_RE, Question, param_values
 
 MAX_COMBINATIONS = 200
 # A distractor this close to the answer (relative) would be marked right: the tolerance is too loose.
@@ -48,7 +48,7 @@ def combinations(q: Question, limit: int = MAX_COMBINATIONS, seed: int = 0) -> I
         yield {}
         return
     names = list(params)
-    values = [spec.values() if isinstance(spec, Range) else list(spec) for spec in params.values()]
+    values = [param_values(spec) for spec in params.values()]
     total = math.prod(len(v) for v in values)
     if total <= limit:
         for combo in itertools.product(*values):
@@ -76,7 +76,8 @@ class _Located:
     def __init__(self) -> None:
         self._docs: dict[str, Any] = {}
 
-    def position(self, q: Question, path: tuple[Any, ...]) -> tuple[int, int]:
+    def position(self, q: Question, path: tuple[Any, ...], offset: int | None = None) -> tuple[int, int]:
+        """Where the value at ``path`` starts, or with ``offset`` where that character of its text is."""
         from study.bank.yamlsafe import parse_yaml
 
         src = q.source
@@ -84,8 +85,8 @@ class _Located:
         doc = self._docs.get(src.path)
         if doc is None:
             try:
-                doc = parse_yaml(Path(src.path).read_text(encoding="utf-8"))
-            except OSError:
+                doc = parse_yaml(Path(src.path).read_bytes().decode("utf-8-sig"))
+            except (OSError, UnicodeDecodeError):
                 return src.line, src.column
             self._docs[src.path] = doc
         data = doc.data
@@ -97,6 +98,8 @@ class _Located:
                     break
         if index is None:
             return src.line, src.column
+        if offset is not None:
+            return doc.text_position(("questions", index, *path), offset)
         return doc.position(("questions", index, *path))
 
 
@@ -108,10 +111,14 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
     assert src is not None
     out: list[Diagnostic] = []
 
+    # Where each expression starts in the text at its path: a stem's `{= ...}` sits inside the stem.
+    starts: dict[tuple[Any, ...], int] = {}
+
     def report(path: tuple[Any, ...], severity: str, code: str, message: str, offset: int | None = None) -> None:
-        line, col = where.position(q, path)
-        if offset is not None:
-            col += offset
+        key = path[:1] if path[1:2] == ("#",) else path
+        if path in starts:
+            offset = starts[path] + (offset or 0)
+        line, col = where.position(q, key, offset)
         out.append(Diagnostic(src.path, line, col, severity, code, message))
 
     answer = q.answer if q.type == "numeric" and not isinstance(q.answer, bool) else None
@@ -126,14 +133,17 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
             exprs.append((("distractors", i, "calc"), d.calc))
     for m in PLACEHOLDER_RE.finditer(q.stem):
         if m.group(1) and m.group(1).startswith("="):
-            exprs.append((("stem",), m.group(1)[1:]))
+            # Each `{= ...}` of the stem is its own expression; "#" and its start tell them apart.
+            path = ("stem", "#", m.start(1) + 1)
+            starts[path] = m.start(1) + 1
+            exprs.append((path, m.group(1)[1:]))
 
     compiled: dict[tuple[Any, ...], Any] = {}
     for path, text in exprs:
         try:
             expr = calc.compile_expr(text)
         except calc.ExprError as exc:
-            report(path, "error", "calc-syntax", f"{exc.message}, at column {exc.column} of {text!r}")
+            report(path, "error", "calc-syntax", exc.message, offset=exc.offset)
             continue
         unknown = set(expr.names) - declared
         if unknown:
@@ -167,6 +177,18 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
             if tu.dim != unit_info.dim:
                 report(("answer", "tolerance"), "error", "bad-tolerance", f"tolerance is {calc.dimension_name(tu.dim)} but the answer is {calc.dimension_name(unit_info.dim)}")
                 return out
+        bits_or_bytes = _bits_bytes_hint(q, answer, unit_info.dim)
+        if bits_or_bytes:
+            report(("answer", "unit"), "warning", "unit-bits-bytes", bits_or_bytes)
+        if tol_unit is None:
+            from study.calc.units import GPUS, ONE, TOKENS
+
+            tol_text = f"{tol_value:g} {answer.unit}".strip()
+            # A bare 0.5 on a count of GPUs is plain; a bare 3 on a size silently meant 3 GB.
+            if unit_info.dim not in (ONE, GPUS, TOKENS):
+                report(("answer", "tolerance"), "warning", "tolerance-unit", f"tolerance {answer.tolerance!r} has no unit, so it is read in the answer's unit as {tol_text}: write {tol_text!r}, or a percentage such as '2%'")
+        else:
+            tol_text = answer.tolerance.strip()
         rel_floor = 0.5 * 10 ** (1 - answer.digits)
         if tol_unit == "%" and tol_value < rel_floor:
             report(("answer", "tolerance"), "warning", "tolerance-too-tight", f"{answer.tolerance} is tighter than the {answer.digits} digits shown in feedback (at least {rel_floor:.2%}): a learner copying the shown value could be marked wrong")
@@ -184,14 +206,29 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 ev = expr.evaluate(env)
             except Exception as exc:  # noqa: BLE001 - any failure of an expression is the author's to see
                 shown = ", ".join(f"{k}={v}" for k, v in env.items())
-                report(path, "error", "calc-error", f"{exc}" + (f" (with {shown})" if shown else ""))
+                offset = exc.offset if isinstance(exc, calc.ExprError) else None
+                text = exc.message if isinstance(exc, calc.ExprError) else f"{exc}"
+                report(path, "error", "calc-error", text + (f" (with {shown})" if shown else ""), offset=offset)
                 failed.add(path)
                 continue
-            if unit_info is not None and path != ("stem",):
+            if unit_info is not None and path[0] != "stem":
                 try:
                     values[path] = calc.value_in_unit(ev, answer.unit)
                 except calc.DimensionError:
                     report(path, "error", "unit-mismatch", f"the expression gives {calc.dimension_name(ev.dim)} but the answer unit {answer.unit!r} is {calc.dimension_name(unit_info.dim)}")
+                    failed.add(path)
+                    continue
+                except calc.ExprError as exc:
+                    report(path, "error", "calc-not-a-number", exc.message)
+                    failed.add(path)
+                    continue
+                # Every answer in this bank is an amount (a size, a rate, a time, a count): zero or less means
+                # an impossible input, such as seq_len=0 or kv_heads=-8, went through the formula.
+                if not values[path] > 0:
+                    shown = ", ".join(f"{k}={v}" for k, v in env.items())
+                    report(path, "error", "impossible-value", f"the expression gives {values.pop(path):.4g} {answer.unit}"
+                           + (f" (with {shown})" if shown else "")
+                           + "; an answer is a positive amount: check the sizes and counts it is given", offset=0)
                     failed.add(path)
         if answer is None or unit_info is None:
             continue
@@ -209,7 +246,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 continue
             if _within(dv, expected, answer.tolerance, calc, unit_info):
                 shown = ", ".join(f"{k}={v}" for k, v in env.items())
-                report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the {answer.tolerance} tolerance of the answer {expected:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
+                report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the {tol_text} tolerance of the answer {expected:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
                 failed.add(path)
         # Two distractors the learner cannot tell apart: the quiz drops one and shows fewer options.
         dvals = [(i, values.get(("distractors", i, "calc"), d.value)) for i, d in enumerate(q.distractors or ())]
@@ -221,11 +258,35 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                     continue
                 if _within(va, vb, answer.tolerance, calc, unit_info):
                     shown = ", ".join(f"{k}={v}" for k, v in env.items())
-                    report(("distractors", ib), "warning", "distractors-coincide", f"distractors {ia + 1} and {ib + 1} both give {vb:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
+                    report(("distractors", ib), "warning", "distractors-coincide", f"distractors[{ia}] and distractors[{ib}] give {va:.4g} and {vb:.4g} {answer.unit}, within the {tol_text} tolerance of each other, so a learner cannot tell them apart" + (f" (with {shown})" if shown else ""))
                     failed.add(key)
         if ("answer", "value") in failed and answer_expr is not None:
             break
     return out
+
+
+_IN_BITS = re.compile(r"^[kKMGTPE]?i?(?:b|bits?)(?:/s|ps)?$")
+_IN_BYTES = re.compile(r"^[kKMGTPE]?i?B(?:/s|ps)?$")
+# Network links are rated in bits per second; memory, NVLink and PCIe bandwidth in bytes per second.
+_BITS_USUAL = re.compile(r"\b(?:ib|eth)-|infiniband|ethernet|spectrum|connectx|\bnic\b|\bnetwork", re.I)
+_BYTES_USUAL = re.compile(r"nvlink|pcie|\.bandwidth\b|\bhbm|memory bandwidth", re.I)
+
+
+def _bits_bytes_hint(q: Question, answer: Any, dim: Any) -> str | None:
+    """A size stated in bits, or a rate in the other of bits and bytes than its kind is usually quoted in."""
+    from study.calc.units import BANDWIDTH, BYTES
+
+    unit = answer.unit.strip()
+    if dim == BYTES and _IN_BITS.match(unit):
+        return f"{unit!r} is in bits: memory and file sizes are stated in bytes ({re.sub(r'(?:b|bits?)(?=/s|ps|$)', 'B', unit)!r}); bits are for network rates"
+    if dim != BANDWIDTH:
+        return None
+    text = " ".join([q.stem, answer.calc or "", *(d.calc or "" for d in q.distractors or ())])
+    if _IN_BYTES.match(unit) and _BITS_USUAL.search(text) and not _BYTES_USUAL.search(text):
+        return f"{unit!r} is in bytes, but network links are rated in bits per second (Gb/s): is this meant to be a network rate?"
+    if _IN_BITS.match(unit) and _BYTES_USUAL.search(text) and not _BITS_USUAL.search(text):
+        return f"{unit!r} is in bits, but memory, NVLink and PCIe bandwidth are stated in bytes per second (GB/s)"
+    return None
 
 
 def _within(given: float, expected: float, tolerance: str, calc: Any, unit_info: Any) -> bool:

@@ -7,9 +7,13 @@ served to learners.
 
 from __future__ import annotations
 
+import difflib
+import errno
 import hashlib
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -20,6 +24,11 @@ from study.bank.schema import (
     PLACEHOLDER_RE,
     Blueprint,
     Card,
+    Choice,
+    Distractor,
+    NumericAnswer,
+    Range,
+    Reference,
     Question,
     SourceRef,
     Topic,
@@ -54,6 +63,13 @@ class Diagnostic:
             "code": self.code,
             "message": self.message,
         }
+
+
+# Every field name a question file can use, for "did you mean" on an unknown one.
+KNOWN_FIELDS = sorted({
+    name for model in (Question, Choice, NumericAnswer, Distractor, Reference, Range)
+    for name in model.model_fields if name != "source"
+} | {"questions"})
 
 
 def _diag(path: str, finding: Finding) -> Diagnostic:
@@ -93,7 +109,10 @@ def _walk(data: Any, loc: Sequence[Any]) -> tuple[tuple[Any, ...], tuple[Any, ..
     at_branch: tuple[Any, ...] | None = None
     matches = True
     for step in loc:
-        if _is_branch(step):
+        # A key the data really has is a path step even when it looks like a type name (`Explanation:`,
+        # a parameter `N`); only what is not in the data can be pydantic naming a union branch.
+        is_key = isinstance(node, dict) and step in node
+        if not is_key and _is_branch(step):
             if at_branch is None:
                 at_branch = tuple(path)
                 matches = _branch_matches(node, _branch_name(step))
@@ -121,18 +140,32 @@ def validation_findings(
     # Prefer errors from the union branch that matches the data's shape; drop the others' noise.
     cleaned = [(err, *_walk(data, err["loc"])) for err in errors]
     matched_prefixes = {at for _, _, at, ok in cleaned if at is not None and ok}
+    cleaned = [c for c in cleaned if not (c[2] is not None and not c[3] and c[2] in matched_prefixes)]
+    # `explantion:` is one mistake, not an unknown field plus a missing `explanation`: pair a misspelt key
+    # with the required field it most resembles in the same mapping, and report it once.
+    missing = {path for err, path, _, _ in cleaned if err["type"] == "missing" and path}
+    meant: dict[tuple[Any, ...], str] = {}
+    for err, path, _, _ in cleaned:
+        if err["type"] == "extra_forbidden" and path:
+            here = [str(m[-1]) for m in missing if m[:-1] == path[:-1]]
+            close = difflib.get_close_matches(str(path[-1]), here, n=1, cutoff=0.75)
+            if close:
+                meant[path] = close[0]
+                missing.discard(path[:-1] + (close[0],))
     for err, path, at_branch, matches in cleaned:
-        # A wrong union member's complaints are noise when the member matching the data has its own.
-        if at_branch is not None and not matches and at_branch in matched_prefixes:
-            continue
         kind = err["type"]
         where = _describe(path)
-        if kind == "extra_forbidden":
+        if kind == "missing" and path and path not in missing:
+            continue  # reported with the misspelt key
+        if kind == "extra_forbidden" and path:
             field_name = path[-1]
             line, col = doc.key_position(base + path[:-1], str(field_name))
-            code, msg = "unknown-field", f"unknown field {field_name!r} in {_describe(path[:-1])}"
+            guess = meant.get(path) or next(iter(difflib.get_close_matches(
+                str(field_name).lower(), KNOWN_FIELDS, n=1, cutoff=0.75)), None)
+            hint = f"; did you mean {guess!r}?" if guess and guess != field_name else ""
+            code, msg = "unknown-field", f"unknown field {field_name!r} in {_describe(path[:-1])}{hint}"
         elif kind == "missing":
-            line, col = doc.position(base + path[:-1])
+            line, col = doc.todo_position(base + path[:-1], str(path[-1])) or doc.position(base + path[:-1])
             code, msg = "missing-field", f"missing required field {_describe(path)!r}"
         else:
             line, col = doc.position(base + path)
@@ -143,6 +176,8 @@ def validation_findings(
                 code, msg = "invalid-value", f"difficulty must be 1, 2 or 3, found {_get(data, path)!r}"
             elif path and path[-1] == "type" and kind == "literal_error":
                 code, msg = "invalid-value", f"type {_get(data, path)!r} is not one of single, multi, true_false, numeric"
+            elif kind == "param_range":
+                code, msg = "bad-range", f"{where}: {err['msg']}"
             elif kind == "too_short" and path and path[-1] == "references":
                 code, msg = "missing-reference", "give at least one reference (title and url)"
             elif kind == "too_short":
@@ -154,8 +189,12 @@ def validation_findings(
                 code, msg = "unknown-objective", f"objective {_get(data, path)!r} is not a blueprint id like '2.1'"
             elif kind == "string_pattern_mismatch" and path and path[-1] in ("id", "topic"):
                 code, msg = "bad-id", f"{where} {_get(data, path)!r} must be lower case letters, digits, '-', '_' or '.'"
-            elif path and path[-1] == "answer" and kind.startswith("bool"):
-                code, msg = "wrong-type", f"answer {_get(data, path)!r} must be true or false for a true_false question"
+            elif kind.startswith("bool"):
+                value = _get(data, path)
+                quoted = isinstance(value, str) and value.lower() in ("true", "false")
+                said = (f"answer {value!r} must be true or false for a true_false question" if path[-1:] == ("answer",)
+                        else f"{where} must be true or false, found {value!r}")
+                code, msg = "wrong-type", said + (": write it without quotes" if quoted else "")
             elif kind == "string_pattern_mismatch" and path and path[-1] == "url":
                 value = _get(data, path)
                 code, msg = ("empty-text", f"{where} is empty") if value == "" else (
@@ -243,7 +282,8 @@ def question_findings(q: Question, raw: dict[str, Any], doc: Document, base: tup
             continue
         used.add(name)
         if name not in params:
-            at(("stem",), "undefined-placeholder", f"placeholder {{{name}}} is not a declared parameter")
+            line, col = doc.text_position(base + ("stem",), match.start())
+            out.append(Finding(line, col, "error", "undefined-placeholder", f"placeholder {{{name}}} is not a declared parameter"))
     return out
 
 
@@ -262,6 +302,9 @@ def question_hash(q: Question) -> str:
 
 def load_question_file(path: Path, shown: str | None = None) -> tuple[list[Question], list[Diagnostic]]:
     shown = shown or str(path)
+    special = not_a_regular_file(path, shown)
+    if special is not None:
+        return [], [special]
     try:
         raw_bytes = path.read_bytes()
     except OSError as exc:
@@ -439,11 +482,33 @@ def load_blueprint(path: Path) -> Blueprint:
 
 
 def iter_files(roots: Iterable[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """Files with one of ``suffixes`` under ``roots``. Entries so named that are not regular files (a folder
+    ``x.yaml``, a FIFO, a looping or dangling symlink) are listed too, so the loader reports them instead
+    of skipping them without a word; see ``not_a_regular_file``."""
     out: list[Path] = []
     for root in roots:
-        if root.is_file():
-            if root.suffix in suffixes:
-                out.append(root)
-        elif root.is_dir():
-            out.extend(p for p in root.rglob("*") if p.is_file() and p.suffix in suffixes and not p.name.startswith("."))
+        if root.is_dir():
+            out.extend(p for p in root.rglob("*") if p.suffix in suffixes and not p.name.startswith("."))
+        elif root.suffix in suffixes and (root.is_file() or os.path.lexists(root)):
+            out.append(root)
     return sorted(set(out))
+
+
+def not_a_regular_file(path: Path, shown: str) -> Diagnostic | None:
+    """Why ``path`` is no file to read, found without opening it (opening a FIFO would wait for a writer)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            why = "is a symbolic link that loops back on itself: skipped"
+        elif path.is_symlink():
+            why = "is a symbolic link to a file that does not exist: skipped"
+        else:
+            why = f"cannot be read: {exc.strerror}"
+        return Diagnostic(shown, 1, 1, "error", "not-a-file", why)
+    if stat.S_ISDIR(mode):
+        return Diagnostic(shown, 1, 1, "warning", "not-a-file",
+                          "is a folder named like a file: the files inside it are read, the name is misleading")
+    if not stat.S_ISREG(mode):
+        return Diagnostic(shown, 1, 1, "error", "not-a-file", "is not a regular file (a FIFO, socket or device): skipped")
+    return None

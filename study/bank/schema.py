@@ -7,10 +7,13 @@ ignored line. Every loaded object carries a ``SourceRef`` so diagnostics and the
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
+from collections.abc import Sequence
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
+from pydantic_core import PydanticCustomError
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 OBJECTIVE_PATTERN = r"^[1-3]\.(?:[1-9]|10)$"
@@ -23,6 +26,10 @@ TOLERANCE_PATTERN = rf"^\s*{NUMBER_PATTERN}(?:\s*(%|[A-Za-z][A-Za-z0-9/_-]*))?\s
 PLACEHOLDER_RE = re.compile(r"\{\{|\}\}|\{(=[^{}]+|[A-Za-z_][A-Za-z0-9_]*)\}")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# A yes/no field is `true` or `false` and nothing else, the one rule lint and `study schema` (JSON Schema's
+# "boolean") share: pydantic's lax bool would also take "True", 1, "no" or "off", which the schema rejects.
+# The YAML reader does its part by reading only true/false as booleans (YAML 1.2), not yes/no/on/off.
+Flag = StrictBool
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
 ObjectiveId = Annotated[str, StringConstraints(pattern=OBJECTIVE_PATTERN)]
 
@@ -49,8 +56,35 @@ class Reference(_Model):
 
 class Choice(_Model):
     text: Text
-    correct: bool = False
+    correct: Flag = False
     why: Text
+
+
+# A range is drawn from by index, never listed, but one with more values than this is a typo (a step of 1
+# where 1e9 was meant) and lint would sample a vanishing part of it.
+MAX_RANGE_VALUES = 10_000
+
+
+class RangeValues(Sequence[Union[int, float]]):
+    """The values of a ``Range``, computed on demand: ``len`` and indexing without building a list.
+
+    ``random.choice`` on this picks what it picked from the list this replaces, so seeds keep their draws."""
+
+    def __init__(self, low: float, step: float, count: int, as_int: bool) -> None:
+        self._low, self._step, self._count, self._as_int = low, step, count, as_int
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._count))]
+        if i < 0:
+            i += self._count
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        v = self._low + i * self._step
+        return int(round(v)) if self._as_int else round(v, 10)
 
 
 class Range(_Model):
@@ -61,20 +95,36 @@ class Range(_Model):
 
     @model_validator(mode="after")
     def _ordered(self) -> "Range":
-        if self.range[0] > self.range[1]:
-            raise ValueError("range low is above range high")
+        low, high = self.range
+        if not all(math.isfinite(v) for v in (low, high, self.step)):
+            raise PydanticCustomError("param_range", "range bounds and step must be finite numbers")
+        if low > high:
+            raise PydanticCustomError("param_range", "range low is above range high")
+        ratio = (high - low) / self.step
+        if not ratio < MAX_RANGE_VALUES:
+            count = f"{ratio + 1:.3g}" if math.isfinite(ratio) else "too many"
+            raise PydanticCustomError(
+                "param_range",
+                f"range {low:g} to {high:g} in steps of {self.step:g} gives {count} values; at most "
+                f"{MAX_RANGE_VALUES:,} are allowed (is the step meant to be larger?)",
+            )
         return self
 
-    def values(self) -> list[float]:
+    def values(self) -> RangeValues:
         low, high = self.range
-        n = int(round((high - low) / self.step)) + 1
-        vals = [low + i * self.step for i in range(n)]
+        # The 1e-9 slack keeps `high` itself when (high - low) / step is 2.9999999999 in floating point.
+        count = int(math.floor((high - low) / self.step + 1e-9)) + 1
         as_int = all(float(v).is_integer() for v in (low, high, self.step))
-        return [int(round(v)) if as_int else round(v, 10) for v in vals if v <= high + 1e-9]
+        return RangeValues(low, self.step, count, as_int)
 
 
 ParamValue = Union[int, float, str]
 ParamSpec = Union[Annotated[list[ParamValue], Field(min_length=1)], Range]
+
+
+def param_values(spec: ParamSpec) -> Sequence[ParamValue]:
+    """The values a parameter can take, for drawing by index (a range is never listed in full)."""
+    return spec.values() if isinstance(spec, Range) else spec
 
 
 class NumericAnswer(_Model):
@@ -123,13 +173,13 @@ class Question(_Model):
     stem: Text
     choices: list[Choice] | None = None
     choose: int | None = Field(default=None, ge=2)
-    answer: bool | NumericAnswer | None = None
+    answer: Flag | NumericAnswer | None = None
     params: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")], ParamSpec] | None = None
     distractors: list[Distractor] | None = None
     explanation: Text
     references: Annotated[list[Reference], Field(min_length=1)]
     verified: dt.date
-    volatile: bool = False
+    volatile: Flag = False
     tags: list[Text] = Field(default_factory=list)
     source: SourceRef | None = Field(default=None, exclude=True)
 

@@ -82,7 +82,9 @@ def _walk(directory: str, root: Root, out: dict[str, tuple[str, Signature]]) -> 
         return  # a folder removed or unreadable right now: its files count as gone
     for entry in entries:
         try:
-            if entry.is_dir():
+            # Not through a linked folder, as the loader's rglob does not: two links to a parent would make
+            # the walk exponential.
+            if entry.is_dir(follow_symlinks=False):
                 _walk(entry.path, root, out)
             elif entry.is_file() and _wanted(entry.name, root):
                 st = entry.stat()

@@ -9,9 +9,11 @@ tags and alias bombs become findings.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import yaml
@@ -25,6 +27,9 @@ except ImportError:  # pragma: no cover - depends on the platform's PyYAML build
 # A logical tree larger than this (after alias expansion) is refused: real question files are a few
 # thousand nodes, a billion-laughs file is billions.
 MAX_EXPANDED_NODES = 500_000
+# A question file nests five levels; a limit far below Python's recursion limit makes "too deep" the same
+# finding at the same place whoever calls the parser.
+MAX_DEPTH = 64
 
 # Keys whose scalar values are kept exactly as written, so `objective: 2.10` stays "2.10" and is not the
 # float 2.1, and `id: 1e3` stays an id.
@@ -33,7 +38,9 @@ RAW_TEXT_KEYS = frozenset({"id", "objective", "topic", "unit", "tolerance"})
 PROSE_KEYS = frozenset({"text", "why", "stem", "explanation", "title", "name", "calc"})
 
 _TAG = "tag:yaml.org,2002:"
-_BOOL = {"true": True, "false": False, "yes": True, "no": False, "on": True, "off": False}
+# YAML 1.2's booleans, as JSON Schema and editors read them; YAML 1.1's yes/no/on/off stay text, so
+# `answer: no` is reported as not true or false instead of silently meaning false.
+_BOOL = {"true": True, "false": False}
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,12 @@ class Document:
     findings: list[Finding] = field(default_factory=list)
     # No data could be built (syntax error, unsafe tag, alias bomb); otherwise findings are soft.
     fatal: bool = False
+    # The parsed text, to map positions inside multi-line values back to the file.
+    text: str = ""
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return [0] + [m.end() for m in re.finditer("\n", self.text)]
 
     def _walk(self, path: tuple[Any, ...]) -> tuple[Node | None, Node | None]:
         """The node at ``path`` (None if the path runs out) and the deepest node reached on the way."""
@@ -113,17 +126,100 @@ class Document:
                 if isinstance(k, ScalarNode) and k.value == key:
                     return _pos(k)
         return self.position(path)
-        if isinstance(node, MappingNode):
-            for k, _ in node.value:
-                if isinstance(k, ScalarNode) and k.value == key:
-                    return _pos(k)
-        return self.position(path)
+
+    def todo_position(self, path: tuple[Any, ...], key: str) -> tuple[int, int] | None:
+        """Where a ``# TODO(...): key:`` comment stands in for the missing ``key`` of the mapping at ``path``
+        (``study import`` leaves one where a field belongs), so the finding points at it; None if none does."""
+        node, _ = self._walk(path)
+        if not isinstance(node, MappingNode) or not self.text:
+            return None
+        indent = node.start_mark.column
+        todo = re.compile(r"^ {%d}#\s*TODO\([^)]*\):\s*%s:" % (indent, re.escape(key)))
+        rows = self.text.splitlines()
+        for n in range(node.start_mark.line + 1, len(rows)):  # the first line may hold a "- " before the key
+            row = rows[n]
+            if todo.match(row):
+                return n + 1, indent + 1
+            stripped = row.lstrip(" ")
+            # The mapping ends at the first line of content indented less than its keys.
+            if stripped and not stripped.startswith("#") and len(row) - len(stripped) < indent:
+                return None
+        return None
+
+    def text_position(self, path: tuple[Any, ...], offset: int) -> tuple[int, int]:
+        """Line and column in the file of character ``offset`` of the text at ``path``, counted in the text
+        with leading whitespace stripped (as the models keep it), so a problem inside a multi-line ``|`` or
+        ``>`` value is reported on its own line, not where the value starts."""
+        node, _ = self._walk(path)
+        if not isinstance(node, ScalarNode) or not self.text:
+            return self.position(path)
+        value = node.value
+        offset += len(value) - len(value.lstrip())
+        # The character to find: the first non-blank one at or after the offset (blanks are folded away).
+        target = next((k for k in range(max(offset, 0), len(value)) if not value[k].isspace()), None)
+        start = _index(self.line_starts, node.start_mark)
+        source = self.text[start:_index(self.line_starts, node.end_mark)]
+        j = 0
+        if node.style in ("|", ">"):
+            j = source.find("\n") + 1  # past the header line with its indicators and comment
+        elif node.style in ("'", '"'):
+            j = 1
+        found = j
+        # Every non-blank character of the value is written, in order, in the source; blanks, line breaks and
+        # indentation may differ (folding), so match the non-blank ones one by one.
+        for k in range(0 if target is None else target + 1):
+            ch = value[k]
+            if ch.isspace():
+                continue
+            at = source.find(ch, j)
+            if at < 0:  # an escape such as \u00e9 in a quoted value: the last match is close enough
+                break
+            found, j = at, at + 1
+        return _line_col(self.line_starts, start + found)
+
+
+def _index(line_starts: list[int], mark: Any) -> int:
+    # libyaml's marks count lines and columns in characters; rebuild the character index from them.
+    return line_starts[min(mark.line, len(line_starts) - 1)] + mark.column
+
+
+def _line_col(line_starts: list[int], index: int) -> tuple[int, int]:
+    line = bisect.bisect_right(line_starts, index) - 1
+    return line + 1, index - line_starts[line] + 1
 
 
 _PLAIN_TAGS = frozenset(_TAG + t for t in ("int", "float", "str", "bool", "null", "timestamp"))
-_INT_RE = re.compile(r"^[-+]?(0|[1-9][0-9_]*)$")
-_HEX_RE = re.compile(r"^0x[0-9a-fA-F_]+$")
-_OCT_RE = re.compile(r"^0o[0-7_]+$")
+
+
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _implicit(node: ScalarNode) -> bool:
+    """Whether YAML guessed the node's type from its text (no `!!tag` written)."""
+    return not node.style and _RESOLVER.resolve(ScalarNode, node.value, (True, False)) == node.tag
+
+
+def _int(value: str) -> int:
+    text = value.replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    for prefix, base in (("0x", 16), ("0o", 8), ("0b", 2)):
+        if digits.lower().startswith(prefix):
+            return sign * int(digits[2:], base)
+    if not digits.isdigit():
+        raise ValueError(value)
+    return sign * int(digits)
+
+
+def _float(value: str) -> float:
+    text = value.replace("_", "").lower()
+    if text in (".inf", "+.inf"):
+        return float("inf")
+    if text == "-.inf":
+        return float("-inf")
+    if text == ".nan":
+        return float("nan")
+    return float(text)
 
 
 def _scalar(node: ScalarNode) -> Any:
@@ -136,24 +232,6 @@ def _scalar(node: ScalarNode) -> Any:
         return value
     if kind == "null":
         return None
-    if kind == "bool":
-        return _BOOL[value.lower()]
-    if kind == "int":
-        text = value.replace("_", "")
-        if _HEX_RE.match(value):
-            return int(text, 16)
-        if _OCT_RE.match(value):
-            return int(text[2:], 8)
-        return int(text)
-    if kind == "float":
-        text = value.replace("_", "").lower()
-        if text in (".inf", "+.inf"):
-            return float("inf")
-        if text == "-.inf":
-            return float("-inf")
-        if text == ".nan":
-            return float("nan")
-        return float(text)
     if kind == "timestamp":
         try:
             if len(value) == 10:
@@ -161,7 +239,17 @@ def _scalar(node: ScalarNode) -> Any:
             return dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T", 1))
         except ValueError:
             return value
-    raise _problem(node, "unsafe-tag", f"YAML tag '!!{kind}' is not allowed: only plain values, lists and mappings")
+    convert = {"bool": lambda v: _BOOL[v.lower()], "int": _int, "float": _float}.get(kind)
+    if convert is None:
+        raise _problem(node, "unsafe-tag", f"YAML tag '!!{kind}' is not allowed: only plain values, lists and mappings")
+    try:
+        return convert(value)
+    except (KeyError, ValueError):
+        # YAML 1.1 reads `1:30` as the base-60 number 90: keep such a guess as the text the author wrote,
+        # so the field's own check reports it; an explicit `!!int abc` is the author's own contradiction.
+        if _implicit(node):
+            return value
+        raise _problem(node, "bad-scalar", f"{value!r} is not a valid '!!{kind}' value") from None
 
 
 def _check_size(root: Node) -> None:
@@ -193,9 +281,11 @@ def _check_size(root: Node) -> None:
         )
 
 
-def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
+def _build(node: Node, soft: list[Finding], raw: bool = False, depth: int = 0) -> Any:
     """Plain data from a node. Recoverable problems (duplicate keys) go to ``soft`` and building goes on,
     so one file reports all of them; unsafe tags stop the build."""
+    if depth > MAX_DEPTH:
+        raise _problem(node, "too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep here")
     if isinstance(node, ScalarNode):
         if raw and not node.style and node.tag in _PLAIN_TAGS:
             return node.value
@@ -203,7 +293,7 @@ def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
     if isinstance(node, SequenceNode):
         if node.tag != _TAG + "seq":
             raise _problem(node, "unsafe-tag", f"YAML tag '{_short_tag(node.tag)}' is not allowed: only plain values, lists and mappings")
-        return [_build(child, soft) for child in node.value]
+        return [_build(child, soft, depth=depth + 1) for child in node.value]
     if isinstance(node, MappingNode):
         if node.tag not in (_TAG + "map", _TAG + "omap"):
             raise _problem(node, "unsafe-tag", f"YAML tag '{_short_tag(node.tag)}' is not allowed: only plain values, lists and mappings")
@@ -226,7 +316,7 @@ def _build(node: Node, soft: list[Finding], raw: bool = False) -> Any:
                 )
                 continue
             first_at[key] = key_node
-            out[key] = _build(value_node, soft, raw=key in RAW_TEXT_KEYS or key in PROSE_KEYS)
+            out[key] = _build(value_node, soft, raw=key in RAW_TEXT_KEYS or key in PROSE_KEYS, depth=depth + 1)
         return out
     raise _problem(node, "yaml-syntax", "unexpected YAML node")  # pragma: no cover
 
@@ -241,6 +331,50 @@ def _mark_position(exc: yaml.MarkedYAMLError) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
+_KEY_RE = re.compile(r"^(\s*)(?:-\s+)?([^\s#'\"{\[][^:#]*?):(?:\s|$)")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _syntax_hint(text: str, exc: yaml.MarkedYAMLError) -> str | None:
+    """What an author most likely got wrong, for the two parser complaints that say nothing useful:
+    a line indented unlike its siblings, and text with ': ' in it that YAML takes for a new key."""
+    mark = exc.problem_mark
+    if mark is None:
+        return None
+    rows = text.splitlines()
+    if not 0 <= mark.line < len(rows):
+        return None
+    row = rows[mark.line]
+    problem = exc.problem or ""
+    if "mapping values are not allowed" in problem:
+        key = _KEY_RE.match(row)
+        if key and mark.column > key.end():
+            return (f"the value of {key.group(2).strip()!r} contains ': ', which YAML reads as the start of another "
+                    f"key: put the text in quotes (\"...\"), or use a '|' block for longer text")
+        above = next((r for r in reversed(rows[:mark.line]) if r.strip() and not r.lstrip().startswith("#")), "")
+        if key and _indent(row) > _indent(above):
+            return (f"this key is indented {_indent(row)} spaces, more than the line above ({_indent(above)}), so YAML "
+                    f"reads it as part of that line's value: indent it like its siblings")
+        return ("YAML reads this line as a new key inside the text of the line above: check that this line is "
+                "indented like its siblings, and quote text that contains ': '")
+    if not ("expected '-' indicator" in problem or "expected key" in problem or "expected <block end>" in problem):
+        return None
+    here = _indent(row)
+    above = next((r for r in reversed(rows[:mark.line]) if r.strip() and not r.lstrip().startswith("#")), None)
+    ctx = exc.context_mark
+    what = "item" if row.lstrip().startswith("-") else "key"
+    if ctx is not None and ctx.line < mark.line and here != ctx.column and rows[ctx.line].strip():
+        return (f"this {what} is indented {here} spaces, but the list or mapping it continues (from line "
+                f"{ctx.line + 1}) is at {ctx.column}: indent it like its siblings")
+    if above is not None and _indent(above) > here:
+        return (f"this {what} is indented {here} spaces, less than the line above ({_indent(above)}): if it belongs "
+                f"with that line, indent it to {_indent(above)} like its siblings")
+    return f"this {what} is not indented like its siblings: check its indentation against the lines around it"
+
+
 def parse_yaml(text: str) -> Document:
     """Parse one YAML document. Problems come back as findings, never as exceptions."""
     try:
@@ -252,7 +386,11 @@ def parse_yaml(text: str) -> Document:
         if exc.context:
             started = f" started at line {exc.context_mark.line + 1}" if exc.context_mark else ""
             context = f" ({exc.context}{started})"
-        return Document(None, None, [Finding(line, col, "error", "yaml-syntax", f"YAML syntax: {problem}{context}")], fatal=True)
+        message = f"YAML syntax: {problem}{context}"
+        hint = _syntax_hint(text, exc)
+        if hint:
+            message = f"{hint} (YAML: {problem})"
+        return Document(None, None, [Finding(line, col, "error", "yaml-syntax", message)], fatal=True)
     except yaml.YAMLError as exc:
         return Document(None, None, [Finding(1, 1, "error", "yaml-syntax", f"YAML: {exc}")], fatal=True)
     if root is None:
@@ -265,8 +403,8 @@ def parse_yaml(text: str) -> Document:
     except YamlProblem as exc:
         return Document(None, root, [exc.finding], fatal=True)
     except RecursionError:
-        return Document(None, root, [Finding(*_pos(root), "error", "alias-bomb", "the document nests too deeply")], fatal=True)
-    return Document(data, root, soft)
+        return Document(None, root, [Finding(*_pos(root), "error", "too-deep", "the document nests too deeply: lists or mappings inside each other hundreds of levels deep")], fatal=True)
+    return Document(data, root, soft, text=text)
 
 
 def decode_utf8(raw: bytes) -> tuple[str | None, Finding | None]:
@@ -279,4 +417,11 @@ def decode_utf8(raw: bytes) -> tuple[str | None, Finding | None]:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
-        return None, Finding(line, col, "error", "not-utf8", f"the file is not UTF-8 (byte 0x{raw[exc.start]:02x})")
+        byte = raw[exc.start]
+        try:  # most such files come from Windows editors: name the character the author typed
+            raw.decode("cp1252")
+            typed = f", {bytes([byte]).decode('cp1252')!r} in Windows-1252"
+        except UnicodeDecodeError:
+            typed = ""
+        return None, Finding(line, col, "error", "not-utf8",
+                             f"the file is not UTF-8 (byte 0x{byte:02x}{typed}): save it as UTF-8 in your editor")

@@ -40,6 +40,10 @@ class ExprError(ValueError):
         return f"{self.message} (at column {self.column})"
 
 
+class NotANumberError(ExprError):
+    """An expression gave text where a number or a quantity is needed (an answer or a distractor)."""
+
+
 class Evaluation(NamedTuple):
     value: Any  # float in coherent base units (B, s, FLOP, J...), or str for a name like gpu(g).name
     dim: Dim
@@ -554,10 +558,15 @@ def value_in_unit(evaluation: Evaluation, unit: str) -> float:
     - A unitless calculator result asked in a unit with a dimension (``u / mfu(...)`` in ``tokens/s``) is read
       in that unit too: the author has cancelled the units by hand.
     One place decides this so lint and the quiz can never disagree about an answer.
-    Raises ``DimensionError`` when the dimensions differ (a size asked in seconds)."""
+    Raises ``DimensionError`` when the dimensions differ (a size asked in seconds) and ``NotANumberError``
+    when the expression gives text."""
     from study.calc.units import DimensionError, dimension_name, parse_unit
 
     target = parse_unit(unit)
+    if isinstance(evaluation.value, str):
+        # Text is for a stem (`{= model(m).name}`); an answer's `'140'` must not pass as the number 140.
+        raise NotANumberError(f"the expression gives the text {evaluation.value!r}, but an answer needs a number "
+                              "or a quantity")
     value = float(evaluation.value)
     if evaluation.dim == target.dim:
         if evaluation.dim == Dim() and not evaluation.computed:

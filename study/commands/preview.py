@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from study.authoring.new import did_you_mean
-    from study.authoring.preview import load_for_preview, preview_question, question_json, question_lines
+    from study.authoring.preview import (
+        findings_of_unloaded, load_for_preview, preview_question, question_json, question_lines,
+    )
     from study.cli import UsageError
 
     if args.instances < 1:
@@ -69,7 +71,19 @@ def run(args: argparse.Namespace) -> int:
         try:
             questions = [bank.question(args.target)]
         except KeyError:
-            raise UsageError(f"no question {args.target!r} in the bank{did_you_mean(args.target, (q.id for q in bank.questions))}") from None
+            found = findings_of_unloaded(bank, args.target)
+            if found is None:
+                raise UsageError(f"no question {args.target!r} in the bank{did_you_mean(args.target, (q.id for q in bank.questions))}") from None
+            # The question is written but does not load: its findings say why, which a did-you-mean would hide.
+            shown, findings = found
+            if args.json:
+                print(json.dumps({"questions": [], "findings": [d.to_json() for d in findings]}, indent=2))
+                return 1
+            for d in findings:
+                print(d, file=sys.stderr)
+            print(f"study: error: question {args.target!r} in {shown} does not load: "
+                  f"{'fix the findings above' if findings else 'see'} (study lint {shown})", file=sys.stderr)
+            return 1
 
     views = [preview_question(q, args.seed, args.instances, exam=args.exam) for q in questions]
     errors = sum(d.severity == "error" for d in diagnostics)

@@ -15,7 +15,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from study.bank.schema import PLACEHOLDER_RE, NumericAnswer, Question, Range
+from study.bank.schema import PLACEHOLDER_RE, NumericAnswer, Question, param_values
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -162,12 +162,6 @@ def format_value(value: float, unit: str, digits: int = 3) -> str:
     return f"{number}%" if unit == "%" else f"{number} {unit}"
 
 
-def param_values(spec: Any) -> list[Any]:
-    if isinstance(spec, Range):
-        return spec.values()
-    return list(spec)
-
-
 def draw_params(question: Question, rng: random.Random) -> dict[str, Any]:
     """One combination of the question's parameters; sorted names keep the draw stable across runs."""
     if not question.params:
@@ -193,9 +187,13 @@ def evaluate(src: str, env: Mapping[str, Any]) -> Any:
 
 
 def in_unit(evaluation: Any, unit: str) -> float:
-    from study.calc.expr import value_in_unit
+    from study.calc.expr import ExprError, value_in_unit
+    from study.calc.units import DimensionError
 
-    return value_in_unit(evaluation, unit)
+    try:
+        return value_in_unit(evaluation, unit)
+    except (ExprError, DimensionError) as exc:  # text, or a size asked in seconds: the question is broken
+        raise InstanceError(f"cannot give the answer in {unit!r}: {getattr(exc, 'message', exc)}") from exc
 
 
 def step_text(step: Any) -> str:
@@ -338,6 +336,8 @@ def instantiate(
         try:
             numeric, derivation = _numeric_key(question, params)
         except InstanceError as exc:
+            raise InstanceError(f"{question.id}: {exc}") from exc
+        except (ValueError, ArithmeticError) as exc:  # an unknown unit or tolerance unit: lint reports it
             raise InstanceError(f"{question.id}: {exc}") from exc
         if as_choice and numeric.distractors:
             opts = [Option(numeric.display, True, "")]

@@ -216,3 +216,23 @@ def test_accepted_range_reads_relative_and_absolute_tolerances() -> None:
     assert accepted_range(10, "GB", "0.5", 3) == "9.5 GB to 10.5 GB"
     # An absolute tolerance in another unit is converted: 500 MB is 0.5 GB.
     assert accepted_range(10, "GB", "500 MB", 3) == "9.5 GB to 10.5 GB"
+
+
+def test_preview_of_an_id_whose_question_fails_validation_shows_its_findings(tmp_path, monkeypatch, capsys) -> None:
+    # It said "no question ... did you mean" although the question is right there, with errors.
+    from study import paths
+
+    folder = tmp_path / "questions"
+    folder.mkdir()
+    (folder / "mine.yaml").write_text(QUESTIONS.replace("    difficulty: 2\n    type: single", "    difficulty: 7\n    type: single", 1))
+    monkeypatch.setattr(paths, "questions_dir", lambda: folder)
+    assert main(["preview", "zz-pick-01"]) == 1
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert re.fullmatch(r".*mine\.yaml:4:17: error: invalid-value difficulty must be 1, 2 or 3, found 7", lines[0])
+    assert lines[-1].startswith("study: error: question 'zz-pick-01' in ") and "does not load" in lines[-1]
+    assert "did you mean" not in captured.err and captured.out == ""
+    assert main(["preview", "zz-pick-01", "--json"]) == 1
+    assert [f["code"] for f in json.loads(capsys.readouterr().out)["findings"]] == ["invalid-value"]
+    assert main(["preview", "zz-weights-2"]) == 2  # an id no file writes is still a typo with a did-you-mean
+    assert "did you mean" in capsys.readouterr().err

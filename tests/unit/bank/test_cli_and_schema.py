@@ -171,3 +171,26 @@ def test_a_quiz_on_files_that_all_fail_to_load_says_why(tmp_path, capsys) -> Non
     err = capsys.readouterr().err
     assert code == 2
     assert "no question could be loaded: " in err and "todo.yaml:2:" in err and "match the filters" not in err
+
+
+SPELLINGS = ["true", "false", "True", "FALSE", "'True'", '"false"', "1", "0", "no", "off", "yes", "on", "Y"]
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_lint_and_the_schema_agree_on_a_true_false_answer(spelling: str, tmp_path: Path, capsys) -> None:
+    # Lint took "True", 1, no and off that `study schema` rejects. One rule now: true or false, unquoted,
+    # as YAML 1.2 (and so an editor using the schema) reads them.
+    from study.bank.load import load_question_file
+    from study.bank.yamlsafe import parse_yaml
+
+    text = (CORPUS / "unknown_field.yaml").read_text().replace("anwser: true", f"answer: {spelling}")
+    path = tmp_path / "tf.yaml"
+    path.write_text(text)
+    questions, diags = load_question_file(path)
+    main(["schema"])
+    validator = jsonschema.Draft202012Validator(json.loads(capsys.readouterr().out))
+    schema_ok = not list(validator.iter_errors(_jsonable(parse_yaml(text).data)))
+    assert (not diags) == schema_ok
+    assert schema_ok == (spelling.lower() in ("true", "false")), spelling
+    if not schema_ok:
+        assert [d.code for d in diags] == ["wrong-type"] and "must be true or false" in diags[0].message

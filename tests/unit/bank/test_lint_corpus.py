@@ -178,3 +178,83 @@ def test_a_topic_objective_that_is_not_an_id_gets_the_plain_message(tmp_path: Pa
     found = [(d.line, d.code, d.message) for d in lint([tmp_path / "mig-copy.md"], with_calc=False).diagnostics]
     line = text.splitlines().index('objectives: ["3.x"]') + 1
     assert found == [(line, "unknown-objective", "objective '3.x' is not a blueprint id like '2.1'")]
+
+
+@pytest.mark.parametrize("name", ["capital_keys.yaml", "odd_scalars.yaml", "bad_scalar_tag.yaml"])
+def test_a_malformed_file_affects_only_itself(tmp_path: Path, name: str) -> None:
+    # These once raised IndexError/ValueError/KeyError out of the loader, taking lint, quiz and preview down.
+    from study.bank import load_bank
+
+    (tmp_path / "a_good.yaml").write_text((CORPUS / "dupe" / "duplicate_id_a.yaml").read_text())
+    (tmp_path / "b_bad.yaml").write_text((CORPUS / name).read_text())
+    bank = load_bank(questions=[tmp_path])
+    assert [q.id for q in bank.questions] == ["lint-dup-id"]
+    assert bank.diagnostics and all(d.path.endswith("b_bad.yaml") for d in bank.diagnostics)
+
+
+def test_impossible_sizes_in_params_or_calc_are_errors_at_the_calc() -> None:
+    # seq_len=0, kv_heads=-8, params=-70e9 once linted clean. The calculator may refuse such inputs itself
+    # (a ValueError from the formula: calc-error) or compute a zero or negative amount (impossible-value);
+    # either way the author sees an error at the expression that used them.
+    result = lint([CORPUS / "sizes"])
+    got = {(d.line, d.column, d.severity) for d in result.diagnostics}
+    assert got == {(10, 14, "error"), (22, 14, "error"), (36, 14, "error")}  # where the expression starts
+    assert {d.code for d in result.diagnostics} <= {"impossible-value", "calc-error"}
+    assert any("p=-70e9" in d.message for d in result.diagnostics if d.line == 36)
+
+
+def test_a_misspelt_field_suggests_the_field_and_is_not_also_missing() -> None:
+    result = lint([CORPUS / "typo_field.yaml"], with_calc=False)
+    messages = sorted(d.message for d in result.diagnostics)
+    assert messages == [
+        "unknown field 'explantion' in the question; did you mean 'explanation'?",
+        "unknown field 'verifed' in the question; did you mean 'verified'?",
+        "unknown field 'wy' in choices[1]; did you mean 'why'?",
+    ]
+
+
+def test_coinciding_distractors_are_named_from_zero_with_both_values() -> None:
+    result = lint([CORPUS / "calc_coincide.yaml"])
+    messages = [d.message for d in result.diagnostics if d.line == 16]
+    assert messages == ["distractors[1] and distractors[3] give 7 and 7.07 GB, within the 2% tolerance of each "
+                        "other, so a learner cannot tell them apart (with size=7)"]
+
+
+def test_a_tolerance_without_unit_says_which_unit_was_assumed() -> None:
+    result = lint([CORPUS / "calc_tolerance_unit.yaml"])
+    by_code = {d.code: d.message for d in result.diagnostics}
+    assert "read in the answer's unit as 3 GB" in by_code["tolerance-unit"]
+    assert "inside the 3 GB tolerance" in by_code["distractor-within-tolerance"]
+
+
+def test_bits_and_bytes_warnings_say_what_is_usual() -> None:
+    result = lint([CORPUS / "calc_bits_bytes.yaml"])
+    messages = [d.message for d in sorted(result.diagnostics)]
+    assert "stated in bytes ('GB')" in messages[0]
+    assert "network links are rated in bits" in messages[1]
+    assert "bandwidth are stated in bytes per second" in messages[2]
+
+
+def test_a_missing_field_is_reported_at_the_todo_comment_study_import_left_for_it(tmp_path: Path) -> None:
+    from study.cli import main
+
+    src = tmp_path / "plain.gift"
+    src.write_text("::Kanji::Japanese characters came from {~India =China ~Korea}.\n")
+    out = tmp_path / "plain.yaml"
+    assert main(["import", str(src), "--out", str(out)]) == 0
+    rows = out.read_text().splitlines()
+    found = lint([out], with_calc=False).diagnostics
+    assert found and all(d.code == "missing-field" for d in found)
+    for d in found:
+        field = d.message.split("'")[1].split(".")[-1]
+        # The finding's line is the comment naming that field, at the comment's column.
+        assert re.match(rf"^ {{{d.column - 1}}}# TODO\(gift-import\): {field}:", rows[d.line - 1]), (d, rows[d.line - 1])
+    assert len(found) == 7  # objective, explanation, references, verified and three choice whys
+
+
+def test_a_missing_field_without_a_todo_comment_is_reported_where_its_mapping_starts() -> None:
+    from study.bank.yamlsafe import parse_yaml
+
+    doc = parse_yaml("questions:\n  - id: a\n    # TODO(gift-import): why: later\n    stem: x\n")
+    assert doc.todo_position(("questions", 0), "objective") is None
+    assert doc.todo_position(("questions", 0), "why") == (3, 5)
