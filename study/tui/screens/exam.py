@@ -33,6 +33,10 @@ EXAM_INTRO = (
 )
 
 
+# Store setting: show each question's objective during an exam (off by default, as on the real exam).
+EXAM_OBJECTIVE_SETTING = "exam_show_objective"
+
+
 def start_exam(app: App, count: int | None = None) -> None:
     from study.quiz import SelectionError, build_exam
 
@@ -212,6 +216,13 @@ class ExamScreen(QuizScreen):
         Binding("r", "review", "Review/submit"),
         Binding("escape", "pause", "Pause"),
     ]
+
+    skip_hint = " n skips it for now."
+
+    @property
+    def shows_objective(self) -> bool:  # type: ignore[override]
+        # The real exam does not say which objective a question tests; a setting brings it back for drilling.
+        return bool(self.app.services.setting(EXAM_OBJECTIVE_SETTING, False))
 
     def compose(self) -> ComposeResult:
         yield from super().compose()

@@ -221,7 +221,7 @@ class PracticeSetupScreen(Screen):
         bank = self.app.services.bank
         domain, objective = self._selected("#pf-domain"), self._selected("#pf-objective")
         opts = [
-            (f"{t.id} {t.meta.title[:40]}", t.id)
+            (t.meta.title, t.id)  # the id is for authors; the learner knows a topic by its title
             for t in bank.topics
             if (objective is None or objective in t.meta.objectives)
             and (domain is None or any(o.split(".")[0] == domain for o in t.meta.objectives))
@@ -284,6 +284,16 @@ class PracticeScreen(QuizScreen):
     def answered(self) -> bool:
         return self.session.index in self.grades
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Next is offered once the question is answered: before that it could only say "answer first".
+        if action == "next":
+            return self.answered
+        return True
+
+    def show_current(self) -> None:
+        super().show_current()
+        self.refresh_bindings()
+
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#exam-timer").display = False
@@ -327,7 +337,7 @@ class PracticeScreen(QuizScreen):
             if self._enough_picks(len(self.view.choices.picked)):
                 self._answer(self.answer_value(tuple(sorted(self.view.choices.picked))))
         else:
-            self.set_status("Pick a choice first (1-9 or a-e), then press enter.")
+            self.hint_no_pick()
 
     def _enough_picks(self, n: int) -> bool:
         """A "choose two" question is graded only with two picks: an early enter is a slip, not an answer."""
@@ -353,6 +363,7 @@ class PracticeScreen(QuizScreen):
         last = self.session.index + 1 >= self.session.count
         self.set_status("enter: " + ("see the results" if last else "next question"))
         self.update_header()
+        self.refresh_bindings()
         self.focus()
 
     def action_next(self) -> None:

@@ -1,0 +1,186 @@
+"""Answering questions in Practice and Exam: only an explicit pick is an answer, every choice is on screen,
+Markdown is drawn rather than shown raw, and the exam keeps the objective to itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Static
+
+from tests.tui.conftest import settle
+
+
+def status(app: Any) -> str:
+    return str(app.screen.query_one("#quiz-status", Static).render())
+
+
+def meta(app: Any) -> str:
+    return str(app.screen.query_one("#quiz-meta", Static).render())
+
+
+async def open_practice(pilot: Any, app: Any, **filters: Any) -> Any:
+    from study.tui.screens.practice import PracticeScreen, start_practice
+
+    await settle(pilot, app)
+    start_practice(app, **filters)
+    await settle(pilot, app)
+    assert isinstance(app.screen, PracticeScreen)
+    return app.screen
+
+
+async def open_exam(pilot: Any, app: Any, count: int = 5) -> Any:
+    from study.tui.screens.exam import ExamScreen, start_exam
+
+    await settle(pilot, app)
+    start_exam(app, count)
+    await settle(pilot, app)
+    assert isinstance(app.screen, ExamScreen)
+    return app.screen
+
+
+# -- 1. Enter with nothing chosen records nothing ---------------------------------------------------------
+
+
+async def test_practice_enter_without_a_pick_records_nothing(make_app, store):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_practice(pilot, app, objective="3.3", count=1)  # a choose-two question
+        assert screen.view.choices.has_focus
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert screen.grades == {} and screen.view.choices.picked == set()
+        assert "Nothing picked" in status(app)
+        # Focus moved around with Tab and back: Enter still is no pick.
+        await pilot.press("tab", "enter", "shift+tab", "enter")
+        await settle(pilot, app)
+        assert screen.grades == {} and screen.view.choices.picked == set()
+        assert screen.session.answers == [None]
+    assert store.history() == []
+
+
+async def test_practice_single_choice_enter_needs_a_key_pick(make_app, store):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_practice(pilot, app, objective="1.1", count=1)
+        inst = screen.session.current
+        assert inst.type in ("single", "true_false")
+        await pilot.press("down", "enter")  # moving the highlight is not picking
+        await settle(pilot, app)
+        assert screen.grades == {} and store.history() == []
+        await pilot.press("space", "enter")  # space on the highlighted choice is
+        await settle(pilot, app)
+        assert screen.grades[0].given_display.startswith("B)")
+        assert len(store.history()) == 1
+
+
+async def test_exam_enter_on_an_unanswered_question_records_nothing(make_app, store):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exam(pilot, app)
+        session = screen.session
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert session.answers[0] is None and session.index == 0
+        assert "Nothing picked" in status(app) and "n skips" in status(app)
+        await pilot.press("tab", "enter", "tab", "enter")
+        await settle(pilot, app)
+        assert session.answers == [None] * session.count
+        # An explicit pick then Enter answers and moves on.
+        await pilot.press("b", "enter")
+        await settle(pilot, app)
+        assert session.answers[0] is not None and session.index == 1
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert session.answers[1] is None and session.index == 1
+
+
+# -- 2. Every choice of every shipped question is on screen at 80x24 ----------------------------------------
+
+
+def hidden_parts(screen: Any, inst: Any) -> list[str]:
+    """What of ``inst`` a learner at this size cannot see without scrolling an unmarked pane."""
+    view = screen.view
+    problems = []
+    if view.max_scroll_y > 0:
+        problems.append(f"the question scrolls by {view.max_scroll_y} lines")
+    if inst.is_numeric_typed:
+        box = view.number
+        if box.region.bottom > view.region.bottom:
+            problems.append("the number box is below the fold")
+        return problems
+    choices = view.choices
+    if choices.option_count != len(inst.options):
+        problems.append(f"{choices.option_count} of {len(inst.options)} choices")
+    if choices.max_scroll_y > 0:
+        problems.append("the choices scroll inside their list")
+    if choices.region.bottom > view.region.bottom:
+        problems.append(f"choices end at row {choices.region.bottom}, the view at {view.region.bottom}")
+    boxes = view.query("#q-stem-box")
+    if not boxes:
+        return problems + ["the stem cannot scroll on its own to make room for the choices"]
+    stem_box = boxes.first()
+    if stem_box.region.y >= choices.region.y:
+        problems.append("the stem is not above the choices")
+    more = str(view.query_one("#q-more", Static).render())
+    if stem_box.max_scroll_y > 0 and "more" not in more:
+        problems.append("the stem is cut with no 'more' mark")
+    return problems
+
+
+async def check_every_question(pilot: Any, screen: Any, instances: list[Any]) -> list[str]:
+    problems = []
+    for inst in instances:
+        screen.view.show(inst, key=("check", inst.qid))
+        for _ in range(10):
+            await pilot.pause()
+            if screen.view.settled:
+                break
+        problems += [f"{inst.qid}: {p}" for p in hidden_parts(screen, inst)]
+    return problems
+
+
+async def test_every_shipped_question_shows_all_its_choices_at_80x24(store: Any) -> None:
+    """The real bank in one app, each question swapped into the screen in turn. The exam screen with its
+    navigator open is the smallest question area there is (same width as practice, fewer rows), so every
+    question is checked there as an exam asks it (numbers as choices); the practice screen then checks the
+    questions it alone shows differently, those answered by typing a number."""
+    from study.bank import load_bank
+    from study.quiz.instance import instantiate
+    from study.tui.app import make_app
+
+    bank = load_bank()
+    assert len(bank.questions) > 300
+    app = make_app(bank=bank, store=store, seed=7, watch=False, poll_seconds=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        practice = await open_practice(pilot, app, count=1)
+        typed = [inst for inst in (instantiate(q, 7) for q in bank.questions) if inst.is_numeric_typed]
+        assert typed
+        problems = await check_every_question(pilot, practice, typed)
+        practice_cols, practice_rows = practice.view.size
+        app.pop_screen()
+        exam = await open_exam(pilot, app, 50)
+        await pilot.press("g")
+        await settle(pilot, app)
+        assert exam.query_one("#exam-nav").display
+        assert exam.view.size.width == practice_cols and exam.view.size.height < practice_rows, exam.view.size
+        problems += await check_every_question(pilot, exam, [instantiate(q, 7, as_choice=True)
+                                                             for q in bank.questions])
+    assert not problems, "\n".join(problems)
+
+
+async def test_a_stem_too_long_for_the_room_scrolls_with_a_more_mark(make_app):
+    """On a short terminal the choices keep their lines and the stem takes what is left, marked and paged."""
+    app = make_app()
+    async with app.run_test(size=(40, 16)) as pilot:
+        screen = await open_practice(pilot, app, objective="2.9", count=1)
+        view = screen.view
+        await settle(pilot, app)
+        inst = screen.session.current
+        assert hidden_parts(screen, inst) == []
+        box = view.stem_box
+        assert box.max_scroll_y > 0
+        assert "more" in str(view.query_one("#q-more", Static).render())
+        await pilot.press("pagedown")  # focus is on the choices; the page key still reaches the stem
+        await settle(pilot, app)
+        assert box.scroll_y == box.max_scroll_y
+        assert "start of the question" in str(view.query_one("#q-more", Static).render())
