@@ -228,3 +228,147 @@ async def test_stems_choices_and_feedback_draw_their_markdown(make_app):
                 assert plain in feedback
             assert inst.stem.replace("**", "").replace("`", "")[:40] in stem
         assert "The BMC system event log" in feedback
+
+
+# -- 4. The exam does not say which objective a question tests ----------------------------------------------
+
+
+async def test_exam_hides_the_objective_unless_the_setting_asks_for_it(make_app, store):
+    from study.tui.screens.exam import EXAM_OBJECTIVE_SETTING
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exam(pilot, app)
+        for _ in range(screen.session.count):
+            inst = screen.session.current
+            assert inst.objective not in meta(app) and inst.domain + "." not in meta(app), meta(app)
+            assert "answer" in meta(app) or "true or false" in meta(app) or "choose" in meta(app)
+            await pilot.press("n")
+            await settle(pilot, app)
+        app.pop_screen()
+        screen = await open_practice(pilot, app, count=3)
+        assert meta(app).startswith(f"{screen.session.current.objective} · practice")
+
+    store.set_setting(EXAM_OBJECTIVE_SETTING, True)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exam(pilot, app)
+        assert meta(app).startswith(f"{screen.session.current.objective} · ")
+
+
+async def test_settings_turn_the_exam_objective_back_on(make_app, store):
+    from textual.widgets import Select
+
+    from study.tui.screens.exam import EXAM_OBJECTIVE_SETTING
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await settle(pilot, app)
+        select = app.screen.query_one("#set-exam-objective", Select)
+        assert select.value == "hidden"
+        select.value = "shown"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+    assert store.get_setting(EXAM_OBJECTIVE_SETTING) is True
+
+
+# -- 6. Small things that make the flow feel right ----------------------------------------------------------
+
+
+async def test_exam_review_dialog_is_driven_by_keys(make_app):
+    from study.tui.screens.exam import ExamScreen, ReviewBeforeSubmit
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exam(pilot, app)
+        session = screen.session
+        await pilot.press("a", "n", "f", "n", "b", "n")  # 1 answered, 2 flagged, 3 answered, now on 4
+        await settle(pilot, app)
+        assert session.index == 3
+        await pilot.press("r")
+        await settle(pilot, app)
+        dialog = app.screen
+        assert isinstance(dialog, ReviewBeforeSubmit)
+        text = " ".join(str(s.render()) for s in dialog.query(Static))
+        assert "Click" not in text and "enter" in text and "u the first" in text
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamScreen) and session.index == 1  # question 2: first unanswered
+        await pilot.press("r")
+        await settle(pilot, app)
+        await pilot.press("right", "right", "enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamScreen) and session.index == 3
+        await pilot.press("r")
+        await settle(pilot, app)
+        await pilot.press("left", "left", "left", "enter")
+        await settle(pilot, app)
+        assert session.index == 0
+        await pilot.press("r")
+        await settle(pilot, app)
+        await pilot.press("f")
+        await settle(pilot, app)
+        assert session.index == 1 and session.flags[1]
+        # The navigator on the exam screen answers to the same keys.
+        await pilot.press("g")
+        await settle(pilot, app)
+        await pilot.press("right", "enter")
+        await settle(pilot, app)
+        assert session.index == 2
+        assert session.answers[1] is None  # moving around answered nothing
+
+
+async def test_long_feedback_scrolls_with_page_down_without_tab(make_app):
+    from study.tui.screens.practice import PracticeScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_practice(pilot, app, objective="3.3", count=1)
+        right = [i for i, o in enumerate(screen.session.current.options) if o.correct]
+        await pilot.press(*(str(i + 1) for i in right), "enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PracticeScreen) and screen.grades[0].correct
+        view = screen.view
+        assert view.max_scroll_y > 0  # the feedback is longer than the room left for it
+        view.scroll_home(animate=False)
+        await settle(pilot, app)
+        await pilot.press("pagedown")
+        await settle(pilot, app)
+        assert view.scroll_y > 0
+        # One scrollbar: the question scrolls as a whole, the choices and the stem do not scroll inside it.
+        assert view.choices.max_scroll_y == 0 and view.stem_box.max_scroll_y == 0
+
+
+async def test_practice_offers_next_only_once_answered(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_practice(pilot, app, domain="1", count=2)
+        assert screen.session.count == 2 and not screen.session.current.is_numeric_typed
+        offered = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
+        assert "next" not in offered
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert screen.session.index == 0
+        await pilot.press("1", "enter")
+        await settle(pilot, app)
+        offered = {b.binding.action for b in screen.active_bindings.values() if b.enabled}
+        assert "next" in offered
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert screen.session.index == 1
+
+
+async def test_practice_form_lists_topics_by_title(make_app, bank):
+    from textual.widgets import Select
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        select = app.screen.query_one("#pf-topic", Select)
+        labels = [str(prompt) for prompt, _value in select._options if _value != Select.NULL]
+        assert labels and all(not any(label.startswith(t.id) for t in bank.topics) for label in labels), labels
+        assert sorted(labels) == sorted(t.meta.title for t in bank.topics)

@@ -19,14 +19,15 @@ from study.text import count as count_noun
 from study.tui.format import clock as fmt_clock
 from study.tui.format import ranges
 from study.tui.screens.dialogs import ChoiceDialog
-from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.navigator import Navigator
 
 EXAM_INTRO = (
     "[b]{questions} questions in {minutes} minutes[/], drawn by the blueprint's domain weights.\n\n"
     "The timer is always visible, with alerts at 30, 15 and 5 minutes left; at zero the exam submits itself. "
-    "Feedback comes only at the end, as on the real exam. If the terminal closes, the exam is saved after "
+    "Feedback comes only at the end and a question does not say which objective it tests, as on the real "
+    "exam (Settings can show the objective). If the terminal closes, the exam is saved after "
     "every answer and the app offers to resume it, with the time that is left.\n\n"
     "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · [b]g[/] navigator · "
     "[b]r[/] review and submit · [b]escape[/] pause (the clock keeps running, like the real one)."
@@ -152,11 +153,20 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Back to the exam"),
         Binding("s", "submit", "Submit"),
+        Binding("u", "first('unanswered')", "First unanswered"),
+        Binding("f", "first('flagged')", "First flagged"),
     ]
 
     def __init__(self, session: Any) -> None:
         super().__init__()
         self.session = session
+
+    def action_first(self, which: str) -> None:
+        found = getattr(self.session.review(), which)
+        if found:
+            self.dismiss(("goto", found[0]))
+        else:
+            self.notify(f"No {which} question.", timeout=3)
 
     def compose(self) -> ComposeResult:
         review = self.session.review()
@@ -166,7 +176,8 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
             box.border_title = "Review before submitting"
             yield Static(
                 f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\nFlagged ({len(review.flagged)}): [b]{fl}[/]\n"
-                "Click a number to go back to it."
+                "Go back to a question: arrows then [b]enter[/] (or a click) on its number, [b]u[/] the first "
+                "unanswered, [b]f[/] the first flagged."
             )
             yield Navigator(id="review-nav")
             with Horizontal():
@@ -175,7 +186,9 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         s = self.session
-        self.query_one(Navigator).set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav = self.query_one(Navigator)
+        nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav.focus()
 
     @on(Navigator.Selected)
     def _goto(self, event: Navigator.Selected) -> None:
@@ -207,7 +220,7 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 class ExamScreen(QuizScreen):
     SUB_TITLE = "Exam"
     BINDINGS = [
-        *PICK_BINDINGS,
+        *QUESTION_BINDINGS,
         Binding("n,right", "next", "Next"),
         Binding("p,left", "previous", "Prev"),
         Binding("f", "flag", "Flag"),
@@ -321,6 +334,10 @@ class ExamScreen(QuizScreen):
     def action_toggle_navigator(self) -> None:
         nav = self.query_one("#exam-nav", Navigator)
         nav.display = not nav.display
+        if nav.display:
+            nav.focus()  # arrows and enter jump to a question; picks (a-e, 1-9) still answer this one
+        else:
+            self.show_current()
 
     @on(Navigator.Selected, "#exam-nav")
     def _nav(self, event: Navigator.Selected) -> None:

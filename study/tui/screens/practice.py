@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Label, Select, Static
 
 from study.text import count as count_noun
-from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 
 PICKS = [
@@ -270,7 +270,7 @@ def _keep_value(select: Select, options: list[tuple[str, Any]]) -> None:
 class PracticeScreen(QuizScreen):
     SUB_TITLE = "Practice"
     BINDINGS = [
-        *PICK_BINDINGS,
+        *QUESTION_BINDINGS,
         Binding("enter", "answer", "Answer / next"),
         Binding("n,right", "next", "Next"),
         Binding("escape", "leave", "Leave"),

@@ -19,15 +19,18 @@ PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", sh
     Binding(c, f"pick({i})", f"Choice {c.upper()}", show=False) for i, c in enumerate("abcde")
 ]
 
+# What every question screen offers: picks, and page up/down for a long stem or long feedback whatever has
+# focus (no Tab first). Listed in each screen's own BINDINGS so Help shows them there.
+QUESTION_BINDINGS = [
+    *PICK_BINDINGS,
+    Binding("pagedown", "page(1)", "Scroll down", show=False),
+    Binding("pageup", "page(-1)", "Scroll up", show=False),
+]
+
 
 class QuizScreen(Screen):
     """Base: a header line, the question view, a status line and the footer."""
 
-    BINDINGS = [
-        # Long feedback or a long stem scrolls with page up/down whatever has focus (no Tab first).
-        Binding("pagedown", "page(1)", show=False),
-        Binding("pageup", "page(-1)", show=False),
-    ]
     # Said after NO_PICK_HINT: what else the screen offers instead of an answer.
     skip_hint = ""
     # Whether the header names the question's objective (an exam hides it, as the real exam does).
