@@ -372,3 +372,62 @@ async def test_practice_form_lists_topics_by_title(make_app, bank):
         labels = [str(prompt) for prompt, _value in select._options if _value != Select.NULL]
         assert labels and all(not any(label.startswith(t.id) for t in bank.topics) for label in labels), labels
         assert sorted(labels) == sorted(t.meta.title for t in bank.topics)
+
+
+# -- 5. A timed quiz keeps its clock in the app -------------------------------------------------------------
+
+
+def test_quiz_command_hands_its_minutes_to_the_app(monkeypatch, tmp_path):
+    from study import cli
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("study.tui.app.run_app", lambda **kwargs: seen.update(kwargs) or 0)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    db = str(tmp_path / "x.db")
+    assert cli.main(["--db", db, "quiz", "--mode", "quiz", "--count", "5", "--minutes", "7"]) == 0
+    assert seen["practice_preset"]["minutes"] == 7 and seen["practice_preset"]["count"] == 5
+    assert cli.main(["--db", db, "quiz", "--count", "5", "--minutes", "7"]) == 0
+    assert seen["practice_preset"]["minutes"] is None  # practice stays untimed, as in the plain terminal
+
+
+async def test_a_timed_quiz_opens_with_its_clock_and_submits_at_zero(make_app, clock):
+    import datetime as dt
+
+    from study.tui.screens.exam import ExamScreen
+    from study.tui.screens.practice import PracticeSetupScreen
+    from study.tui.screens.results import ResultsScreen
+
+    app = make_app(start="practice", practice_preset={"count": 3, "minutes": 7})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, PracticeSetupScreen)
+        assert app.screen.filters()["minutes"] == 7
+        await pilot.press("s")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, ExamScreen) and screen.sub_title == "Timed quiz"
+        session = screen.session
+        assert session.mode == "quiz" and session.count == 3
+        assert session.deadline == clock.now + dt.timedelta(minutes=7)
+        assert "07:00" in str(screen.query_one("#exam-timer", Static).render())
+        await pilot.press("a")  # answers are graded at the end: no feedback now
+        await settle(pilot, app)
+        assert not screen.view.query_one("#q-feedback").has_class("-shown")
+        clock.advance(minutes=7, seconds=1)
+        screen.tick()
+        await settle(pilot, app)
+        assert isinstance(app.screen, ResultsScreen) and app.screen.report.timed_out
+
+
+async def test_a_time_limit_that_is_not_positive_is_refused_and_the_set_stays_untimed(make_app):
+    from study.tui.screens.practice import PracticeScreen
+
+    app = make_app(start="practice", practice_preset={"count": 3, "minutes": "0"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert any("minutes '0'" in n.message for n in app._notifications)
+        assert app.screen.filters()["minutes"] is None
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PracticeScreen) and app.screen.session.deadline is None

@@ -245,6 +245,8 @@ class ExamScreen(QuizScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        if self.session.mode == "quiz":
+            self.sub_title = "Timed quiz"
         self._timer = self.set_interval(1.0, self.tick)
         self.tick()
 
@@ -363,10 +365,10 @@ class ExamScreen(QuizScreen):
 
     def action_pause(self) -> None:
         left = self.session.remaining()
-        self.notify(
-            f"Exam paused with {fmt_clock(left)} left; the clock keeps running. Reopen it from the start screen.",
-            timeout=5,
-        )
+        where = ("Resume it with `study quiz --plain --mode quiz --resume`." if self.session.mode == "quiz"
+                 else "Reopen it from the start screen.")
+        self.notify(f"{self.sub_title} paused with {fmt_clock(left)} left; the clock keeps running. {where}",
+                    timeout=5)
         self.app.pop_screen()
 
     def _show_results(self) -> None:

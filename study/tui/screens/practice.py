@@ -24,7 +24,9 @@ PICKS = [
 ]
 COUNTS = (5, 10, 20, 50)
 DIFFICULTIES = [("1 recall", 1), ("2 apply", 2), ("3 analyse", 3)]
-PRESET_KEYS = ("domain", "objective", "topic", "difficulty", "pick", "count")
+# A time limit makes the set a timed quiz (``study quiz --mode quiz --minutes N``): graded at the end.
+TIME_LIMITS = (10, 20, 30, 60)
+PRESET_KEYS = ("domain", "objective", "topic", "difficulty", "pick", "count", "minutes")
 
 
 def normalise_preset(preset: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
@@ -52,6 +54,15 @@ def normalise_preset(preset: dict[str, Any] | None) -> tuple[dict[str, Any], lis
                 problems.append(f"count {raw!r} is not a whole number of at least 1")
             else:
                 values[key] = n
+        elif key == "minutes":
+            try:
+                minutes = float(raw)
+            except (TypeError, ValueError):
+                minutes = 0.0
+            if not minutes > 0:
+                problems.append(f"minutes {raw!r} is not a positive number")
+            else:
+                values[key] = int(minutes) if minutes == int(minutes) else minutes
         elif key == "pick" and raw not in {v for _l, v in PICKS}:
             problems.append(f"pick {raw!r} is not one of {', '.join(v for _l, v in PICKS)}")
         else:
@@ -78,9 +89,12 @@ def _levels(raw: Any) -> tuple[int, ...] | None:
     return levels
 
 
-def start_practice(app: App, *, count: int = 10, replace: bool = False, **filters: Any) -> bool:
-    """Build a practice session with the quiz engine and open it; say why when nothing matches."""
+def start_practice(app: App, *, count: int = 10, replace: bool = False, minutes: float | None = None,
+                   **filters: Any) -> bool:
+    """Build a practice session with the quiz engine and open it; say why when nothing matches. With
+    ``minutes`` it is a timed quiz instead, answered on the exam screen (clock, flags, graded at the end)."""
     from study.quiz import SelectionError, build_practice
+    from study.tui.screens.exam import ExamScreen
 
     services = app.services  # type: ignore[attr-defined]
     if services.bank is None:
@@ -89,15 +103,17 @@ def start_practice(app: App, *, count: int = 10, replace: bool = False, **filter
     clean = {k: v for k, v in filters.items() if v is not None and v != ""}
     try:
         session = build_practice(
-            services.bank, services.next_seed(), count, store=services.store, clock=services.clock, **clean
+            services.bank, services.next_seed(), count, store=services.store, clock=services.clock,
+            minutes=minutes, timed_like_exam=bool(minutes), **clean
         )
     except SelectionError as exc:
         app.notify(f"No practice set: {exc}.", severity="warning")
         return False
+    screen = ExamScreen(session) if session.mode == "quiz" else PracticeScreen(session)
     if replace:
-        app.switch_screen(PracticeScreen(session))
+        app.switch_screen(screen)
     else:
-        app.push_screen(PracticeScreen(session))
+        app.push_screen(screen)
     return True
 
 
@@ -146,6 +162,7 @@ class PracticeSetupScreen(Screen):
             levels = values["difficulty"]
             difficulties.append((" or ".join(str(v) for v in levels), levels))
         counts = sorted(set(COUNTS) | ({values["count"]} if "count" in values else set()))
+        limits = sorted(set(TIME_LIMITS) | ({values["minutes"]} if "minutes" in values else set()))
         yield Header()
         with Grid(id="practice-form", classes="panel form"):
             yield Label("Domain")
@@ -162,6 +179,10 @@ class PracticeSetupScreen(Screen):
             yield Label("How many")
             yield Select([(str(n), n) for n in counts], id="pf-count", allow_blank=False,
                          value=values.get("count", 10), compact=True)
+            yield Label("Time limit")
+            yield Select([(f"{m} minutes, graded at the end", m) for m in limits], id="pf-minutes",
+                         prompt="none, feedback after each answer", compact=True,
+                         value=values.get("minutes", Select.NULL))
         yield Button("Start (s)", id="pf-start", variant="primary", compact=True)
         yield StudyFooter()
 
@@ -251,6 +272,7 @@ class PracticeSetupScreen(Screen):
             "difficulty": val("#pf-difficulty"),
             "pick": val("#pf-pick") or "any",
             "count": val("#pf-count") or 10,
+            "minutes": val("#pf-minutes"),
         }
 
     def action_start(self) -> None:

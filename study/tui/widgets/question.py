@@ -27,7 +27,7 @@ class Choices(OptionList):
 
     BINDINGS = [
         Binding("space", "toggle_highlighted", "Pick", show=False),
-        Binding("enter", "submit", "Answer", show=False),
+        Binding("enter", "submit", "Answer"),
         # Every choice is on screen, so paging belongs to the question around them (stem or feedback).
         Binding("pagedown", "page(1)", show=False),
         Binding("pageup", "page(-1)", show=False),
