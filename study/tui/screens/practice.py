@@ -386,7 +386,7 @@ class PracticeScreen(QuizScreen):
         self.set_status("enter: " + ("see the results" if last else "next question"))
         self.update_header()
         self.refresh_bindings()
-        self.focus()
+        self.set_focus(None)  # enter is now the screen's "next", and the footer says so
 
     def action_next(self) -> None:
         if not self.answered:

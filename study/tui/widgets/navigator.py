@@ -25,7 +25,7 @@ class Navigator(Widget, can_focus=True):
         Binding("down", "move_row(1)", "Row down", show=False),
         Binding("home", "move_to(0)", "First", show=False),
         Binding("end", "move_to(-1)", "Last", show=False),
-        Binding("enter", "choose", "Go to question"),
+        Binding("enter", "choose", "Go to"),
     ]
 
     class Selected(Message):
