@@ -431,3 +431,28 @@ async def test_a_time_limit_that_is_not_positive_is_refused_and_the_set_stays_un
         await pilot.press("s")
         await settle(pilot, app)
         assert isinstance(app.screen, PracticeScreen) and app.screen.session.deadline is None
+
+
+async def test_exam_footer_offers_clear_once_answered_and_dims_next_at_the_end(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exam(pilot, app, 3)
+        session = screen.session
+
+        def state(action: str) -> bool | None:
+            return screen.check_action(action, ())
+
+        footer_keys = {b.binding.action: b.enabled for b in screen.active_bindings.values()}
+        assert state("clear") is False and footer_keys["previous"] is False and footer_keys["next"]
+        await pilot.press("b")
+        await settle(pilot, app)
+        assert state("clear") is True
+        await pilot.press("x")  # the offered key works: the answer is gone
+        await settle(pilot, app)
+        assert session.answers[0] is None and state("clear") is False
+        await pilot.press("n", "n")
+        await settle(pilot, app)
+        assert session.index == 2 and state("next") is None and "Last question" in status(app)
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert session.index == 2 and not session.finished

@@ -29,8 +29,9 @@ EXAM_INTRO = (
     "Feedback comes only at the end and a question does not say which objective it tests, as on the real "
     "exam (Settings can show the objective). If the terminal closes, the exam is saved after "
     "every answer and the app offers to resume it, with the time that is left.\n\n"
-    "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · [b]g[/] navigator · "
-    "[b]r[/] review and submit · [b]escape[/] pause (the clock keeps running, like the real one)."
+    "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]x[/] clear · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · "
+    "[b]g[/] navigator (arrows and [b]enter[/] jump) · [b]r[/] review and submit · [b]escape[/] pause (the clock "
+    "keeps running, like the real one)."
 )
 
 
@@ -224,9 +225,9 @@ class ExamScreen(QuizScreen):
         Binding("n,right", "next", "Next"),
         Binding("p,left", "previous", "Prev"),
         Binding("f", "flag", "Flag"),
-        Binding("x", "clear", "Clear", show=False),
+        Binding("x", "clear", "Clear"),
         Binding("g", "toggle_navigator", "Navigator"),
-        Binding("r", "review", "Review/submit"),
+        Binding("r", "review", "Review"),
         Binding("escape", "pause", "Pause"),
     ]
 
@@ -277,6 +278,24 @@ class ExamScreen(QuizScreen):
         s = self.session
         nav = self.query_one("#exam-nav", Navigator)
         nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        self.refresh_bindings()
+
+    def show_current(self) -> None:
+        super().show_current()
+        if self.session.index + 1 == self.session.count:
+            self.set_status("Last question: r reviews and submits.")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers only what works here: Clear once there is an answer to clear (hidden before);
+        Next and Prev dimmed at the last and first question."""
+        s = self.session
+        if action == "clear":
+            return s.answers[s.index] is not None
+        if action == "next" and s.index + 1 >= s.count:
+            return None
+        if action == "previous" and s.index == 0:
+            return None
+        return True
 
     # -- actions ----------------------------------------------------------------------------------------
 
