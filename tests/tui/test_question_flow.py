@@ -128,14 +128,20 @@ def hidden_parts(screen: Any, inst: Any) -> list[str]:
     return problems
 
 
+async def laid_out(pilot: Any, view: Any) -> None:
+    """Wait until the view has fitted the stem to the room the choices leave (a few refreshes)."""
+    for _ in range(20):
+        await pilot.pause()
+        if view.settled:
+            return
+    raise AssertionError("the question view never settled")
+
+
 async def check_every_question(pilot: Any, screen: Any, instances: list[Any]) -> list[str]:
     problems = []
     for inst in instances:
         screen.view.show(inst, key=("check", inst.qid))
-        for _ in range(10):
-            await pilot.pause()
-            if screen.view.settled:
-                break
+        await laid_out(pilot, screen.view)
         problems += [f"{inst.qid}: {p}" for p in hidden_parts(screen, inst)]
     return problems
 
@@ -172,16 +178,20 @@ async def test_every_shipped_question_shows_all_its_choices_at_80x24(store: Any)
 async def test_a_stem_too_long_for_the_room_scrolls_with_a_more_mark(make_app):
     """On a short terminal the choices keep their lines and the stem takes what is left, marked and paged."""
     app = make_app()
-    async with app.run_test(size=(40, 16)) as pilot:
+    async with app.run_test(size=(30, 20)) as pilot:
         screen = await open_practice(pilot, app, objective="2.9", count=1)
         view = screen.view
-        await settle(pilot, app)
+        await laid_out(pilot, view)
         inst = screen.session.current
         assert hidden_parts(screen, inst) == []
         box = view.stem_box
         assert box.max_scroll_y > 0
         assert "more" in str(view.query_one("#q-more", Static).render())
         await pilot.press("pagedown")  # focus is on the choices; the page key still reaches the stem
+        await settle(pilot, app)
+        assert box.scroll_y > 0 and view.choices.highlighted == 0
+        for _ in range(box.max_scroll_y):
+            await pilot.press("pagedown")
         await settle(pilot, app)
         assert box.scroll_y == box.max_scroll_y
         assert "start of the question" in str(view.query_one("#q-more", Static).render())

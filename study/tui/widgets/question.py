@@ -55,6 +55,7 @@ class Choices(OptionList):
         self.locked = False
         self._outcome: dict[int, str] = {}
         self.key: object = None
+        self._wrapped_at = 0  # the text width the prompts were wrapped for
 
     def show(self, texts: list[str], *, multi: bool, picked: set[int] | None = None, key: object = None) -> None:
         self.key = key
@@ -63,6 +64,7 @@ class Choices(OptionList):
         self.picked = set(picked or ())
         self.locked = False
         self._outcome = {}
+        self._wrapped_at = self._text_width()
         self.set_options([self._prompt(i) for i in range(len(texts))])
         self.highlighted = min(self.picked) if self.picked else 0
 
@@ -78,8 +80,27 @@ class Choices(OptionList):
         box = ("[x]" if on_ else "[ ]") if self.multi else ("(•)" if on_ else "( )")
         verdict = {"right": ("  ✔", "bold $text-success"), "wrong": ("  ✘", "bold $text-error"),
                    "missed": ("  ← correct", "bold $text-success")}.get(self._outcome.get(i, ""), "")
-        return Content.assemble((f"{box} {LABELS[i]}) ", "bold" if on_ else ""), inline_content(self._texts[i]),
-                                verdict)
+        head = Content.styled(f"{box} {LABELS[i]}) ", "bold" if on_ else "")
+        body = Content.assemble(inline_content(self._texts[i]), verdict)
+        room = self._text_width() - head.cell_length
+        if room >= 12:
+            # A choice that wraps continues under its own text, not under its label.
+            body = Content("\n" + " " * head.cell_length).join(body.wrap(room))
+        return head + body
+
+    def _text_width(self) -> int:
+        padding = self.get_component_styles("option-list--option").padding.width
+        return self.scrollable_content_region.width - padding
+
+    def rewrap(self) -> bool:
+        """Wrap the prompts again if the list's width changed since (a scrollbar came or went); True if so."""
+        if not self._texts or self._wrapped_at == self._text_width():
+            return False
+        self._wrapped_at = self._text_width()
+        for j in range(len(self._texts)):
+            self.replace_option_prompt_at_index(j, self._prompt(j))
+        self.refresh(layout=True)  # a prompt that wraps differently changes the list's height
+        return True
 
     def toggle(self, i: int, *, submit: bool = False, notify: bool = True) -> None:
         """Pick (single) or toggle (multi) choice ``i``; ``notify=False`` when the caller acts on it at once."""
@@ -139,7 +160,7 @@ class QuestionView(VerticalScroll, can_focus=False):
     """
 
     DEFAULT_CSS = """
-    QuestionView { height: 1fr; }
+    QuestionView { height: 1fr; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
     QuestionView > StemBox { height: auto; margin: 0 1; scrollbar-size-vertical: 1; }
     QuestionView > #q-more { height: 1; padding: 0 1; color: $text-muted; text-align: right; }
     QuestionView > #q-feedback { display: none; }
@@ -197,13 +218,27 @@ class QuestionView(VerticalScroll, can_focus=False):
     def fit(self) -> None:
         """Give the stem the height the choices (or the number box) leave, or all it needs once answered."""
         box = self.stem_box
+        if self.choices.rewrap():
+            self.call_after_refresh(self.fit)  # measure the choices once they are drawn at their new width
+            return
         if self.answered or not self.size.height:
             box.styles.max_height = None
         else:
-            below = sum(w.outer_size.height for w in (self.query_one(Choices), self.number) if w.display
-                        and (w is not self.number or w.has_class("-shown")))
-            box.styles.max_height = max(2, self.size.height - below - 1)  # 1: the "more" line under the stem
+            box.styles.max_height = max(2, self.size.height - self._below_stem() - 1)  # 1: the "more" line
         self.call_after_refresh(self._fitted)
+
+    def _below_stem(self) -> int:
+        """Rows the choices (or the number box) take at this width, from their text rather than from the last
+        layout, which may predate the options just set."""
+        rows = 0
+        choices = self.choices
+        if choices.display:
+            gutter, margin = choices.styles.gutter, choices.styles.margin
+            width = self.scrollable_content_region.width - gutter.width - margin.width
+            rows += choices.get_content_height(self.size, self.size, width) + gutter.height + margin.height
+        if self.number.has_class("-shown"):
+            rows += self.number.outer_size.height or 3  # an Input is 3 rows; 0 only before its first layout
+        return rows
 
     def _fitted(self) -> None:
         self.mark_more()
