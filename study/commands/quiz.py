@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
                        watch=getattr(args, "watch", None), questions=args.questions, content=args.content,
                        practice_preset={"domain": args.domain, "objective": args.objective, "topic": args.topic,
                                         "difficulty": _difficulty(args.difficulty), "pick": args.pick,
-                                        "count": args.count})
+                                        "count": args.count,
+                                        # --mode quiz keeps its clock in the app, as in the plain terminal.
+                                        "minutes": args.minutes if args.mode == "quiz" else None})
     import os
 
     from study.quiz import SelectionError

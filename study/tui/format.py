@@ -22,11 +22,6 @@ def clock(remaining: timedelta | float | None) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
 
 
-def _md_escape(text: str) -> str:
-    # Choice texts may contain * or _ (e.g. model names); keep them literal in Markdown.
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
-
-
 def feedback_markdown(instance, grade, *, title: bool = True) -> str:
     """The worked feedback after an answer: verdict, each choice's why, the derivation, references."""
     lines: list[str] = []
@@ -41,7 +36,8 @@ def feedback_markdown(instance, grade, *, title: bool = True) -> str:
             mark = "✔" if p.correct else "✘"
             you = " *(your pick)*" if p.picked else ""
             why = f": {p.why}" if p.why else ""
-            lines.append(f"- {mark} **{p.label})** {_md_escape(p.text)}{you}{why}")
+            # Choice texts are Markdown as authored (`**BMC**`, `` `ipmitool` ``), as on the choice list itself.
+            lines.append(f"- {mark} **{p.label})** {p.text}{you}{why}")
     derivation = tuple(grade.derivation or instance.derivation or ())
     if derivation:
         lines.append("\n**Derivation**\n")

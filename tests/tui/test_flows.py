@@ -179,7 +179,7 @@ async def test_practice_numeric_typed_with_units_shows_the_derivation(make_app, 
             seen[inst.qid] = grade
             feedback = markdown_of(app, "#q-feedback")
             assert grade.correct, grade.message
-            assert "✔ Right" in feedback
+            assert feedback.startswith("✔ Correct") and "Right" not in feedback  # the verdict said once
             if inst.qid == "fx-d2-kv-cache":
                 assert "**Derivation**" in feedback
                 assert "layers" in feedback  # the formula's terms are spelled out

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Markdown, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from tests.tui.conftest import DATA, settle
 
@@ -54,7 +54,7 @@ async def test_app_serves_and_watches_the_given_question_folder(own_folder, stor
         assert watcher is not None, "given folders are watched by default"
         assert start_practice(app, count=1)
         await settle(pilot, app)
-        assert "only in the instructor's own folder" in app.screen.query_one("#q-stem", Markdown).source
+        assert "only in the instructor's own folder" in str(app.screen.query_one("#q-stem", Static).render())
 
         # An edit to that folder is picked up: the second poll finds it settled and reloads.
         (own_folder / "own.yaml").write_text(OWN_QUESTION.replace("own-only", "own-renamed"))

@@ -19,18 +19,24 @@ from study.text import count as count_noun
 from study.tui.format import clock as fmt_clock
 from study.tui.format import ranges
 from study.tui.screens.dialogs import ChoiceDialog
-from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.navigator import Navigator
 
 EXAM_INTRO = (
     "[b]{questions} questions in {minutes} minutes[/], drawn by the blueprint's domain weights.\n\n"
     "The timer is always visible, with alerts at 30, 15 and 5 minutes left; at zero the exam submits itself. "
-    "Feedback comes only at the end, as on the real exam. If the terminal closes, the exam is saved after "
+    "Feedback comes only at the end and a question does not say which objective it tests, as on the real "
+    "exam (Settings can show the objective). If the terminal closes, the exam is saved after "
     "every answer and the app offers to resume it, with the time that is left.\n\n"
-    "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · [b]g[/] navigator · "
-    "[b]r[/] review and submit · [b]escape[/] pause (the clock keeps running, like the real one)."
+    "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]x[/] clear · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · "
+    "[b]g[/] navigator (arrows and [b]enter[/] jump) · [b]r[/] review and submit · [b]escape[/] pause (the clock "
+    "keeps running, like the real one)."
 )
+
+
+# Store setting: show each question's objective during an exam (off by default, as on the real exam).
+EXAM_OBJECTIVE_SETTING = "exam_show_objective"
 
 
 def start_exam(app: App, count: int | None = None) -> None:
@@ -148,11 +154,20 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Back to the exam"),
         Binding("s", "submit", "Submit"),
+        Binding("u", "first('unanswered')", "First unanswered"),
+        Binding("f", "first('flagged')", "First flagged"),
     ]
 
     def __init__(self, session: Any) -> None:
         super().__init__()
         self.session = session
+
+    def action_first(self, which: str) -> None:
+        found = getattr(self.session.review(), which)
+        if found:
+            self.dismiss(("goto", found[0]))
+        else:
+            self.notify(f"No {which} question.", timeout=3)
 
     def compose(self) -> ComposeResult:
         review = self.session.review()
@@ -162,7 +177,8 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
             box.border_title = "Review before submitting"
             yield Static(
                 f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\nFlagged ({len(review.flagged)}): [b]{fl}[/]\n"
-                "Click a number to go back to it."
+                "Go back to a question: arrows then [b]enter[/] (or a click) on its number, [b]u[/] the first "
+                "unanswered, [b]f[/] the first flagged."
             )
             yield Navigator(id="review-nav")
             with Horizontal():
@@ -171,7 +187,9 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         s = self.session
-        self.query_one(Navigator).set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav = self.query_one(Navigator)
+        nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav.focus()
 
     @on(Navigator.Selected)
     def _goto(self, event: Navigator.Selected) -> None:
@@ -203,16 +221,23 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 class ExamScreen(QuizScreen):
     SUB_TITLE = "Exam"
     BINDINGS = [
-        *PICK_BINDINGS,
+        *QUESTION_BINDINGS,
         Binding("n,right", "next", "Next"),
         Binding("p,left", "previous", "Prev"),
         Binding("f", "flag", "Flag"),
-        Binding("x", "clear", "Clear", show=False),
+        Binding("x", "clear", "Clear"),
         Binding("g", "toggle_navigator", "Navigator"),
-        Binding("r", "review", "Review/submit"),
+        Binding("r", "review", "Review"),
         Binding("R", "report", "Report", show=False),  # the footer is full at 80 columns; Help lists it
         Binding("escape", "pause", "Pause"),
     ]
+
+    skip_hint = " n skips it for now."
+
+    @property
+    def shows_objective(self) -> bool:  # type: ignore[override]
+        # The real exam does not say which objective a question tests; a setting brings it back for drilling.
+        return bool(self.app.services.setting(EXAM_OBJECTIVE_SETTING, False))
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
@@ -222,6 +247,8 @@ class ExamScreen(QuizScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        if self.session.mode == "quiz":
+            self.sub_title = "Timed quiz"
         self._timer = self.set_interval(1.0, self.tick)
         self.tick()
 
@@ -252,6 +279,24 @@ class ExamScreen(QuizScreen):
         s = self.session
         nav = self.query_one("#exam-nav", Navigator)
         nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        self.refresh_bindings()
+
+    def show_current(self) -> None:
+        super().show_current()
+        if self.session.index + 1 == self.session.count:
+            self.set_status("Last question: r reviews and submits.")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers only what works here: Clear once there is an answer to clear (hidden before);
+        Next and Prev dimmed at the last and first question."""
+        s = self.session
+        if action == "clear":
+            return s.answers[s.index] is not None
+        if action == "next" and s.index + 1 >= s.count:
+            return None
+        if action == "previous" and s.index == 0:
+            return None
+        return True
 
     # -- actions ----------------------------------------------------------------------------------------
 
@@ -311,6 +356,10 @@ class ExamScreen(QuizScreen):
     def action_toggle_navigator(self) -> None:
         nav = self.query_one("#exam-nav", Navigator)
         nav.display = not nav.display
+        if nav.display:
+            nav.focus()  # arrows and enter jump to a question; picks (a-e, 1-9) still answer this one
+        else:
+            self.show_current()
 
     @on(Navigator.Selected, "#exam-nav")
     def _nav(self, event: Navigator.Selected) -> None:
@@ -338,10 +387,10 @@ class ExamScreen(QuizScreen):
 
     def action_pause(self) -> None:
         left = self.session.remaining()
-        self.notify(
-            f"Exam paused with {fmt_clock(left)} left; the clock keeps running. Reopen it from the start screen.",
-            timeout=5,
-        )
+        where = ("Resume it with `study quiz --plain --mode quiz --resume`." if self.session.mode == "quiz"
+                 else "Reopen it from the start screen.")
+        self.notify(f"{self.sub_title} paused with {fmt_clock(left)} left; the clock keeps running. {where}",
+                    timeout=5)
         self.app.pop_screen()
 
     def _show_results(self) -> None:

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Label, Select, Static
 
 from study.text import count as count_noun
-from study.tui.screens.quiz import PICK_BINDINGS, QuizScreen
+from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 
 PICKS = [
@@ -24,7 +24,9 @@ PICKS = [
 ]
 COUNTS = (5, 10, 20, 50)
 DIFFICULTIES = [("1 recall", 1), ("2 apply", 2), ("3 analyse", 3)]
-PRESET_KEYS = ("domain", "objective", "topic", "difficulty", "pick", "count")
+# A time limit makes the set a timed quiz (``study quiz --mode quiz --minutes N``): graded at the end.
+TIME_LIMITS = (10, 20, 30, 60)
+PRESET_KEYS = ("domain", "objective", "topic", "difficulty", "pick", "count", "minutes")
 
 
 def normalise_preset(preset: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
@@ -52,6 +54,15 @@ def normalise_preset(preset: dict[str, Any] | None) -> tuple[dict[str, Any], lis
                 problems.append(f"count {raw!r} is not a whole number of at least 1")
             else:
                 values[key] = n
+        elif key == "minutes":
+            try:
+                minutes = float(raw)
+            except (TypeError, ValueError):
+                minutes = 0.0
+            if not minutes > 0:
+                problems.append(f"minutes {raw!r} is not a positive number")
+            else:
+                values[key] = int(minutes) if minutes == int(minutes) else minutes
         elif key == "pick" and raw not in {v for _l, v in PICKS}:
             problems.append(f"pick {raw!r} is not one of {', '.join(v for _l, v in PICKS)}")
         else:
@@ -78,9 +89,12 @@ def _levels(raw: Any) -> tuple[int, ...] | None:
     return levels
 
 
-def start_practice(app: App, *, count: int = 10, replace: bool = False, **filters: Any) -> bool:
-    """Build a practice session with the quiz engine and open it; say why when nothing matches."""
+def start_practice(app: App, *, count: int = 10, replace: bool = False, minutes: float | None = None,
+                   **filters: Any) -> bool:
+    """Build a practice session with the quiz engine and open it; say why when nothing matches. With
+    ``minutes`` it is a timed quiz instead, answered on the exam screen (clock, flags, graded at the end)."""
     from study.quiz import SelectionError, build_practice
+    from study.tui.screens.exam import ExamScreen
 
     services = app.services  # type: ignore[attr-defined]
     if services.bank is None:
@@ -89,15 +103,17 @@ def start_practice(app: App, *, count: int = 10, replace: bool = False, **filter
     clean = {k: v for k, v in filters.items() if v is not None and v != ""}
     try:
         session = build_practice(
-            services.bank, services.next_seed(), count, store=services.store, clock=services.clock, **clean
+            services.bank, services.next_seed(), count, store=services.store, clock=services.clock,
+            minutes=minutes, timed_like_exam=bool(minutes), **clean
         )
     except SelectionError as exc:
         app.notify(f"No practice set: {exc}.", severity="warning")
         return False
+    screen = ExamScreen(session) if session.mode == "quiz" else PracticeScreen(session)
     if replace:
-        app.switch_screen(PracticeScreen(session))
+        app.switch_screen(screen)
     else:
-        app.push_screen(PracticeScreen(session))
+        app.push_screen(screen)
     return True
 
 
@@ -146,6 +162,7 @@ class PracticeSetupScreen(Screen):
             levels = values["difficulty"]
             difficulties.append((" or ".join(str(v) for v in levels), levels))
         counts = sorted(set(COUNTS) | ({values["count"]} if "count" in values else set()))
+        limits = sorted(set(TIME_LIMITS) | ({values["minutes"]} if "minutes" in values else set()))
         yield Header()
         with Grid(id="practice-form", classes="panel form"):
             yield Label("Domain")
@@ -162,6 +179,10 @@ class PracticeSetupScreen(Screen):
             yield Label("How many")
             yield Select([(str(n), n) for n in counts], id="pf-count", allow_blank=False,
                          value=values.get("count", 10), compact=True)
+            yield Label("Time limit")
+            yield Select([(f"{m} minutes, graded at the end", m) for m in limits], id="pf-minutes",
+                         prompt="none, feedback after each answer", compact=True,
+                         value=values.get("minutes", Select.NULL))
         yield Button("Start (s)", id="pf-start", variant="primary", compact=True)
         yield StudyFooter()
 
@@ -221,7 +242,7 @@ class PracticeSetupScreen(Screen):
         bank = self.app.services.bank
         domain, objective = self._selected("#pf-domain"), self._selected("#pf-objective")
         opts = [
-            (f"{t.id} {t.meta.title[:40]}", t.id)
+            (t.meta.title, t.id)  # the id is for authors; the learner knows a topic by its title
             for t in bank.topics
             if (objective is None or objective in t.meta.objectives)
             and (domain is None or any(o.split(".")[0] == domain for o in t.meta.objectives))
@@ -251,6 +272,7 @@ class PracticeSetupScreen(Screen):
             "difficulty": val("#pf-difficulty"),
             "pick": val("#pf-pick") or "any",
             "count": val("#pf-count") or 10,
+            "minutes": val("#pf-minutes"),
         }
 
     def action_start(self) -> None:
@@ -270,7 +292,7 @@ def _keep_value(select: Select, options: list[tuple[str, Any]]) -> None:
 class PracticeScreen(QuizScreen):
     SUB_TITLE = "Practice"
     BINDINGS = [
-        *PICK_BINDINGS,
+        *QUESTION_BINDINGS,
         Binding("enter", "answer", "Answer / next"),
         Binding("n,right", "next", "Next"),
         Binding("R", "report", "Report"),
@@ -284,6 +306,16 @@ class PracticeScreen(QuizScreen):
     @property
     def answered(self) -> bool:
         return self.session.index in self.grades
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Next is offered once the question is answered: before that it could only say "answer first".
+        if action == "next":
+            return self.answered
+        return True
+
+    def show_current(self) -> None:
+        super().show_current()
+        self.refresh_bindings()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -328,7 +360,7 @@ class PracticeScreen(QuizScreen):
             if self._enough_picks(len(self.view.choices.picked)):
                 self._answer(self.answer_value(tuple(sorted(self.view.choices.picked))))
         else:
-            self.set_status("Pick a choice first (1-9 or a-e), then press enter.")
+            self.hint_no_pick()
 
     def _enough_picks(self, n: int) -> bool:
         """A "choose two" question is graded only with two picks: an early enter is a slip, not an answer."""
@@ -354,7 +386,8 @@ class PracticeScreen(QuizScreen):
         last = self.session.index + 1 >= self.session.count
         self.set_status("enter: " + ("see the results" if last else "next question"))
         self.update_header()
-        self.focus()
+        self.refresh_bindings()
+        self.set_focus(None)  # enter is now the screen's "next", and the footer says so
 
     def action_next(self) -> None:
         if not self.answered:

@@ -13,10 +13,18 @@ from textual.screen import Screen
 from textual.widgets import Header, Input, Static
 
 from study.tui.widgets.footer import StudyFooter
-from study.tui.widgets.question import LABELS, Choices, QuestionView
+from study.tui.widgets.question import LABELS, NO_PICK_HINT, Choices, QuestionView
 
 PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", show=False) for n in range(1, 10)] + [
     Binding(c, f"pick({i})", f"Choice {c.upper()}", show=False) for i, c in enumerate("abcde")
+]
+
+# What every question screen offers: picks, and page up/down for a long stem or long feedback whatever has
+# focus (no Tab first). Listed in each screen's own BINDINGS so Help shows them there.
+QUESTION_BINDINGS = [
+    *PICK_BINDINGS,
+    Binding("pagedown", "page(1)", "Scroll down", show=False),
+    Binding("pageup", "page(-1)", "Scroll up", show=False),
 ]
 
 
@@ -26,6 +34,11 @@ def _import_results() -> None:
 
 class QuizScreen(Screen):
     """Base: a header line, the question view, a status line and the footer."""
+
+    # Said after NO_PICK_HINT: what else the screen offers instead of an answer.
+    skip_hint = ""
+    # Whether the header names the question's objective (an exam hides it, as the real exam does).
+    shows_objective = True
 
     def __init__(self, session: Any) -> None:
         super().__init__()
@@ -79,7 +92,7 @@ class QuizScreen(Screen):
                 "numeric": "type a number" if inst.is_numeric_typed else "one answer"}[inst.type]
         flag = "  ⚑ flagged" if s.flags[s.index] else ""
         self.query_one("#quiz-position", Static).update(f"[b]{s.index + 1}[/]/{s.count}{flag}")
-        self.query_one("#quiz-meta", Static).update(f"{inst.objective} · {kind}")
+        self.query_one("#quiz-meta", Static).update(f"{inst.objective} · {kind}" if self.shows_objective else kind)
 
     def set_status(self, text: str) -> None:
         self.query_one("#quiz-status", Static).update(text)
@@ -97,9 +110,18 @@ class QuizScreen(Screen):
         choices.toggle(index, notify=False)
         self.on_picks(tuple(sorted(choices.picked)), False)
 
+    def action_page(self, direction: int) -> None:
+        self.view.page(direction)
+
+    def hint_no_pick(self) -> None:
+        self.set_status(NO_PICK_HINT + self.skip_hint)
+
     @on(Choices.Changed)
     def _choices_changed(self, event: Choices.Changed) -> None:
         if event.key != self.shown_key:
+            return
+        if event.submit and not event.picked and not event.choices.locked:
+            self.hint_no_pick()
             return
         self.on_picks(event.picked, event.submit)
 

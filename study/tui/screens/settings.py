@@ -1,4 +1,4 @@
-"""Settings: exam date, daily goal, desired retention and theme, kept in the progress store."""
+"""Settings: exam date, daily goal, desired retention, theme and exam realism, kept in the progress store."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from study.text import read_date
+from study.tui.screens.exam import EXAM_OBJECTIVE_SETTING
 from study.tui.widgets.footer import StudyFooter
 
 THEMES = [("dark", "textual-dark"), ("light", "textual-light")]
+EXAM_OBJECTIVE = [("hidden, as on the real exam", "hidden"), ("shown", "shown")]
 
 
 class SettingsScreen(Screen):
@@ -33,6 +35,8 @@ class SettingsScreen(Screen):
             yield Input(id="set-retention", type="number", placeholder="0.9", compact=True)
             yield Label("Theme")
             yield Select(THEMES, id="set-theme", allow_blank=False, value="textual-dark", compact=True)
+            yield Label("Objective during an exam")
+            yield Select(EXAM_OBJECTIVE, id="set-exam-objective", allow_blank=False, value="hidden", compact=True)
         with Horizontal(id="settings-buttons"):
             yield Button("Save (ctrl+s)", id="settings-save", variant="primary", compact=True)
         yield Static("", id="settings-message")
@@ -54,6 +58,8 @@ class SettingsScreen(Screen):
             theme = f"textual-{theme}"
         if theme in dict((v, k) for k, v in THEMES):
             self.query_one("#set-theme", Select).value = theme
+        shown = bool(s.setting(EXAM_OBJECTIVE_SETTING, False))
+        self.query_one("#set-exam-objective", Select).value = "shown" if shown else "hidden"
 
     @on(Select.Changed, "#set-theme")
     def _preview_theme(self, event: Select.Changed) -> None:
@@ -95,5 +101,6 @@ class SettingsScreen(Screen):
         store.set_setting("daily_goal", goal)
         store.set_setting("desired_retention", retention)
         store.set_setting("theme", "light" if theme == "textual-light" else "dark")
+        store.set_setting(EXAM_OBJECTIVE_SETTING, self.query_one("#set-exam-objective", Select).value == "shown")
         msg.update("Saved.")
         self.notify("Settings saved.", timeout=2)

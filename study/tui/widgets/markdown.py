@@ -11,14 +11,54 @@ from __future__ import annotations
 
 import textwrap
 
+from markdown_it import MarkdownIt
 from rich.cells import cell_len
 from textual import events
+from textual.content import Content
 from textual.layout import Layout
 from textual.layouts.grid import GridLayout
 from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownTable, MarkdownTableContent
 
 GAP = 2  # blank columns after each column's text: the cells' right padding in app.tcss
+
+# Stems and choices are one short paragraph of inline Markdown (bold, code, emphasis). Drawn as Content they
+# lay out in the same refresh as the rest of the question (a Markdown widget mounts its blocks later, so the
+# choices could be painted before their stem) and fit in an OptionList prompt.
+_INLINE_STYLES = {"strong": "bold", "em": "italic", "s": "strike", "code_inline": "bold $text-warning"}
+_PARSER = MarkdownIt("commonmark").enable("strikethrough")
+
+
+def inline_content(source: str) -> Content:
+    """``source`` (Markdown) as styled Content: inline marks rendered, paragraphs apart by a blank line,
+    soft line breaks re-flowed as spaces, any other block kept as its plain text."""
+    parts: list[str | tuple[str, str]] = []
+    blocks = 0
+    for token in _PARSER.parse(source or ""):
+        if token.type != "inline":
+            if token.type in ("fence", "code_block"):
+                parts.append(("\n\n" if blocks else "") + token.content.rstrip("\n"))
+                blocks += 1
+            continue
+        if blocks:
+            parts.append("\n\n")
+        blocks += 1
+        open_styles: list[str] = []
+        for child in token.children or ():
+            kind = child.type
+            if kind.endswith("_open") and kind[:-5] in _INLINE_STYLES:
+                open_styles.append(_INLINE_STYLES[kind[:-5]])
+            elif kind.endswith("_close") and kind[:-6] in _INLINE_STYLES and open_styles:
+                open_styles.pop()
+            elif kind == "code_inline":
+                parts.append((child.content, " ".join([*open_styles, _INLINE_STYLES["code_inline"]])))
+            elif kind == "softbreak":
+                parts.append(" ")
+            elif kind == "hardbreak":
+                parts.append("\n")
+            elif child.content:
+                parts.append((child.content, " ".join(open_styles)) if open_styles else child.content)
+    return Content.assemble(*parts)
 
 
 def wrapped_lines(text: str, width: int) -> int:

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.message import Message
-from textual.widgets import Input, Markdown, OptionList
-from study.tui.widgets.markdown import ReaderMarkdown
+from textual.widgets import Input, Markdown, OptionList, Static
+
+from study.tui.widgets.markdown import ReaderMarkdown, inline_content
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Enter is "this is my answer", never a pick: a question left alone must not be recorded as answered.
+NO_PICK_HINT = "Nothing picked yet: a-e, 1-9 or space picks a choice, then enter."
 
 
 class Choices(OptionList):
@@ -24,7 +27,10 @@ class Choices(OptionList):
 
     BINDINGS = [
         Binding("space", "toggle_highlighted", "Pick", show=False),
-        Binding("enter", "submit", "Answer", show=False),
+        Binding("enter", "submit", "Answer"),
+        # Every choice is on screen, so paging belongs to the question around them (stem or feedback).
+        Binding("pagedown", "page(1)", show=False),
+        Binding("pageup", "page(-1)", show=False),
     ]
 
     class Changed(Message):
@@ -49,6 +55,7 @@ class Choices(OptionList):
         self.locked = False
         self._outcome: dict[int, str] = {}
         self.key: object = None
+        self._wrapped_at = 0  # the text width the prompts were wrapped for
 
     def show(self, texts: list[str], *, multi: bool, picked: set[int] | None = None, key: object = None) -> None:
         self.key = key
@@ -57,6 +64,7 @@ class Choices(OptionList):
         self.picked = set(picked or ())
         self.locked = False
         self._outcome = {}
+        self._wrapped_at = self._text_width()
         self.set_options([self._prompt(i) for i in range(len(texts))])
         self.highlighted = min(self.picked) if self.picked else 0
 
@@ -67,19 +75,32 @@ class Choices(OptionList):
         for i in range(len(self._texts)):
             self.replace_option_prompt_at_index(i, self._prompt(i))
 
-    def _prompt(self, i: int) -> Text:
+    def _prompt(self, i: int) -> Content:
         on_ = i in self.picked
         box = ("[x]" if on_ else "[ ]") if self.multi else ("(•)" if on_ else "( )")
-        out = Text(f"{box} {LABELS[i]}) ", style="bold" if on_ else "")
-        out.append(self._texts[i])
-        verdict = self._outcome.get(i)
-        if verdict == "right":
-            out.append("  ✔", style="bold green")
-        elif verdict == "wrong":
-            out.append("  ✘", style="bold red")
-        elif verdict == "missed":
-            out.append("  ← correct", style="bold green")
-        return out
+        verdict = {"right": ("  ✔", "bold $text-success"), "wrong": ("  ✘", "bold $text-error"),
+                   "missed": ("  ← correct", "bold $text-success")}.get(self._outcome.get(i, ""), "")
+        head = Content.styled(f"{box} {LABELS[i]}) ", "bold" if on_ else "")
+        body = Content.assemble(inline_content(self._texts[i]), verdict)
+        room = self._text_width() - head.cell_length
+        if room >= 12:
+            # A choice that wraps continues under its own text, not under its label.
+            body = Content("\n" + " " * head.cell_length).join(body.wrap(room))
+        return head + body
+
+    def _text_width(self) -> int:
+        padding = self.get_component_styles("option-list--option").padding.width
+        return self.scrollable_content_region.width - padding
+
+    def rewrap(self) -> bool:
+        """Wrap the prompts again if the list's width changed since (a scrollbar came or went); True if so."""
+        if not self._texts or self._wrapped_at == self._text_width():
+            return False
+        self._wrapped_at = self._text_width()
+        for j in range(len(self._texts)):
+            self.replace_option_prompt_at_index(j, self._prompt(j))
+        self.refresh(layout=True)  # a prompt that wraps differently changes the list's height
+        return True
 
     def toggle(self, i: int, *, submit: bool = False, notify: bool = True) -> None:
         """Pick (single) or toggle (multi) choice ``i``; ``notify=False`` when the caller acts on it at once."""
@@ -103,15 +124,14 @@ class Choices(OptionList):
             self.toggle(self.highlighted)
 
     def action_submit(self) -> None:
-        if self.locked:
-            self._changed(True)
-            return
-        if not self.multi and self.highlighted is not None:
-            self.toggle(self.highlighted, submit=True)
-        elif self.picked:
-            self._changed(True)
-        elif self.highlighted is not None:
-            self.toggle(self.highlighted)
+        # With nothing picked the screen is told (submit, no picks) and shows NO_PICK_HINT; the highlight is
+        # only where the cursor happens to be, not a choice the learner made.
+        self._changed(True)
+
+    def action_page(self, direction: int) -> None:
+        view = next((a for a in self.ancestors if isinstance(a, QuestionView)), None)
+        if view is not None:
+            view.page(direction)
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -120,26 +140,57 @@ class Choices(OptionList):
         self.toggle(event.option_index)
 
 
-class QuestionView(VerticalScroll):
-    """Stem + choices or number input + feedback, scrolling together so long explanations fit 80x24."""
+class StemBox(VerticalScroll, can_focus=False):
+    """The stem, scrolling on its own when the stem and every choice do not fit together."""
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        view = next((a for a in self.ancestors if isinstance(a, QuestionView)), None)
+        if view is not None:
+            view.mark_more()
+
+
+class QuestionView(VerticalScroll, can_focus=False):
+    """Stem, choices (or a box to type a number) and the feedback.
+
+    Before the answer every choice stays on screen: when the stem and the choices do not fit together, the
+    stem gets the room the choices leave and scrolls inside it, with a line saying there is more. After the
+    answer the stem is whole again and the view scrolls as one page down to the feedback, so there is only ever
+    one scrollbar. Page up/down scroll whichever of the two holds the rest of the text, whatever has focus.
+    """
 
     DEFAULT_CSS = """
-    QuestionView { height: 1fr; }
-    QuestionView > #q-stem { margin: 0 1; }
+    QuestionView { height: 1fr; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
+    QuestionView > StemBox { height: auto; margin: 0 1; scrollbar-size-vertical: 1; }
+    QuestionView > #q-more { height: 1; padding: 0 1; color: $text-muted; text-align: right; }
     QuestionView > #q-feedback { display: none; }
     QuestionView > #q-feedback.-shown { display: block; }
     QuestionView > #q-number { display: none; }
     QuestionView > #q-number.-shown { display: block; }
     """
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.answered = False
+        # False from show() until the stem's height is set for the new question and its "more" line drawn.
+        self.settled = False
+
     def compose(self) -> ComposeResult:
-        yield ReaderMarkdown("", id="q-stem", classes="quiz-stem")
+        with StemBox(id="q-stem-box"):
+            yield Static("", id="q-stem", classes="quiz-stem")
+        yield Static("", id="q-more")
         yield Choices(id="q-choices")
         yield Input(placeholder="type the number with its unit, e.g. 140 GB", id="q-number", classes="quiz-answer")
         yield ReaderMarkdown("", id="q-feedback", classes="feedback")
 
+    @property
+    def stem_box(self) -> StemBox:
+        return self.query_one(StemBox)
+
     def show(self, instance: Any, *, picked: set[int] | None = None, typed: str = "", key: object = None) -> None:
-        self.query_one("#q-stem", Markdown).update(instance.stem)
+        self.answered = False
+        self.settled = False
+        self.query_one("#q-stem", Static).update(inline_content(instance.stem))
         choices = self.query_one(Choices)
         number = self.query_one("#q-number", Input)
         fb = self.query_one("#q-feedback", Markdown)
@@ -158,12 +209,66 @@ class QuestionView(VerticalScroll):
             choices.show([o.text for o in instance.options], multi=instance.is_multi, picked=picked, key=key)
             choices.focus()
         self.scroll_home(animate=False)
+        self.stem_box.scroll_home(animate=False)
+        self.call_after_refresh(self.fit)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self.fit)
+
+    def fit(self) -> None:
+        """Give the stem the height the choices (or the number box) leave, or all it needs once answered."""
+        box = self.stem_box
+        if self.choices.rewrap():
+            self.call_after_refresh(self.fit)  # measure the choices once they are drawn at their new width
+            return
+        if self.answered or not self.size.height:
+            box.styles.max_height = None
+        else:
+            box.styles.max_height = max(2, self.size.height - self._below_stem() - 1)  # 1: the "more" line
+        self.call_after_refresh(self._fitted)
+
+    def _below_stem(self) -> int:
+        """Rows the choices (or the number box) take at this width, from their text rather than from the last
+        layout, which may predate the options just set."""
+        rows = 0
+        choices = self.choices
+        if choices.display:
+            gutter, margin = choices.styles.gutter, choices.styles.margin
+            width = self.scrollable_content_region.width - gutter.width - margin.width
+            rows += choices.get_content_height(self.size, self.size, width) + gutter.height + margin.height
+        if self.number.has_class("-shown"):
+            rows += self.number.outer_size.height or 3  # an Input is 3 rows; 0 only before its first layout
+        return rows
+
+    def _fitted(self) -> None:
+        self.mark_more()
+        self.settled = True
+
+    def mark_more(self) -> None:
+        box = self.stem_box
+        more = self.query_one("#q-more", Static)
+        if self.answered or box.max_scroll_y <= 0:
+            more.update("")
+        elif box.scroll_y < box.max_scroll_y:
+            more.update("▼ more of the question: pgdn")
+        else:
+            more.update("▲ start of the question: pgup")
+
+    def page(self, direction: int) -> None:
+        box = self.stem_box
+        target = box if not self.answered and box.max_scroll_y > 0 else self
+        if direction > 0:
+            target.scroll_page_down(animate=False)
+        else:
+            target.scroll_page_up(animate=False)
 
     def show_feedback(self, instance: Any, grade: Any) -> None:
         from study.tui.format import feedback_markdown
 
+        self.answered = True
         fb = self.query_one("#q-feedback", Markdown)
-        fb.update(feedback_markdown(instance, grade))
+        # The verdict mark leads the grade's own sentence ("Correct." / "Incorrect ..."): said once, not twice.
+        fb.update(("✔ " if grade.correct else "✘ ") + feedback_markdown(instance, grade, title=False))
         fb.add_class("-shown")
         fb.set_class(bool(grade.correct), "-right")
         fb.set_class(not grade.correct, "-wrong")
@@ -178,6 +283,7 @@ class QuestionView(VerticalScroll):
             choices.mark_outcome(outcome)
         else:
             self.query_one("#q-number", Input).disabled = True
+        self.fit()
         self.call_after_refresh(self.scroll_to_widget, fb, animate=False, top=False)
 
     @property
