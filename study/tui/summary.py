@@ -23,11 +23,11 @@ def _stats(services: Services) -> Any:
 
 def countdown_text(exam_date: Any, today: date) -> str:
     if not exam_date:
-        return "No exam date set: press [b]s[/] to set one."
+        return "No exam date set: press [b],[/] to set one."
     try:
         when = date.fromisoformat(str(exam_date))
     except ValueError:
-        return f"Exam date {exam_date!r} is not a date: press [b]s[/] to fix it."
+        return f"Exam date {exam_date!r} is not a date: press [b],[/] to fix it."
     days = (when - today).days
     if days > 1:
         return f"Exam in [b]{days}[/] days ({when:%a %d %b %Y})"
@@ -35,7 +35,7 @@ def countdown_text(exam_date: Any, today: date) -> str:
         return f"Exam [b]tomorrow[/] ({when:%a %d %b})"
     if days == 0:
         return "Exam [b]today[/]. Good luck."
-    return f"Exam date {when:%d %b %Y} has passed: press [b]s[/] to set the next one."
+    return f"Exam date {when:%d %b %Y} has passed: press [b],[/] to set the next one."
 
 
 def _short(text: str, width: int) -> str:

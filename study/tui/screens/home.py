@@ -27,12 +27,16 @@ class HomeScreen(Screen):
         Binding("e", "app.open('exam')", "Exam"),
         Binding("c", "app.open('calc')", "Calc"),
         Binding("t", "app.open('topics')", "Topics"),
-        Binding("g", "app.open('progress')", "Progress"),
-        Binding("s", "app.open('settings')", "Settings"),
+        # "%" and "," rather than letters: g, s and the like are verbs on other screens (Navigator, Start), and a
+        # key means one thing wherever the footer shows it (tests/tui/test_keys.py).
+        Binding("percent_sign", "app.open('progress')", "Progress", key_display="%"),
+        Binding("comma", "app.open('settings')", "Settings", key_display=","),
         Binding("exclamation_mark", "problems", "Problems", key_display="!"),
         # The same key without a footer entry, for terminals too narrow to list it (the home line says "!").
         Binding("exclamation_mark", "problems_narrow", "Problems", key_display="!", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
+        # The same key unlisted on narrow terminals, so 80 columns keep room for "^p palette" (Help lists q).
+        Binding("q", "quit_narrow", "Quit", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -74,6 +78,8 @@ class HomeScreen(Screen):
             return self._has_problems() and self.size.width >= FOOTER_ROOM_FOR_PROBLEMS
         if action == "problems_narrow":
             return self._has_problems()
+        if action == "quit":
+            return self.size.width >= FOOTER_ROOM_FOR_PROBLEMS
         return True
 
     def _has_problems(self) -> bool:
@@ -86,6 +92,11 @@ class HomeScreen(Screen):
         self.app.action_open("problems")
 
     action_problems_narrow = action_problems
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    action_quit_narrow = action_quit
 
     def on_screen_resume(self) -> None:
         # Coming back from a quiz: the figures changed.

@@ -18,7 +18,7 @@ from study.tui.widgets.footer import StudyFooter
 
 class ProgressScreen(Screen):
     SUB_TITLE = "Progress"
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("x", "practice_weak", "Practise weakest")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("p", "practice_weak", "Practice")]
 
     def __init__(self) -> None:
         super().__init__()

@@ -19,7 +19,7 @@ RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
 HINT = (
     "Pick a domain, objective, topic or card on the left (arrows, enter, or the mouse); **enter** on a card "
     "opens it.\n\n"
-    "- **/** search titles and text\n- **x** practise the questions of what is selected\n"
+    "- **/** search titles and text\n- **p** practise the questions of what is selected\n"
     "- **m** mark a card read, **1-4** rate it (again, hard, good, easy) for spaced review\n"
     "- **]** next card, **[** previous card\n"
     "- **\\\\** hide or show the tree to read at full width (**escape** brings it back)"
@@ -36,7 +36,7 @@ class TopicsScreen(Screen):
         Binding("backspace", "show_tree", "Back to the tree", show=False),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("backslash", "toggle_tree", "Tree", key_display="\\"),
-        Binding("x", "practice_topic", "Questions"),
+        Binding("p", "practice_topic", "Practice"),
         Binding("m", "mark_read", "Mark read"),
         Binding("1", "rate('1')", "Again", show=False),
         Binding("2", "rate('2')", "Hard", show=False),
@@ -55,6 +55,14 @@ class TopicsScreen(Screen):
         # terminal then brings the tree back by itself.
         self._auto_hidden = False
         self._title = "Card"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A key the footer offers must do something: these need a selection (or, for rating, a card).
+        if action == "practice_topic":
+            return self.selected is not None
+        if action in ("mark_read", "rate"):
+            return self.selected is not None and self.selected[0] == "card"
+        return True
 
     @property
     def reading(self) -> bool:
@@ -199,6 +207,7 @@ class TopicsScreen(Screen):
         if not keep_scroll and (kind, ident) != self.selected:
             panel.scroll_home(animate=False)  # a new card starts at its title, not where the last one was
         self.selected = (kind, ident)
+        self.refresh_bindings()
         self._shown_at = time.monotonic()
         if kind == "card":
             card = bank.card(ident)
@@ -219,7 +228,7 @@ class TopicsScreen(Screen):
             obj = bank.blueprint.objective(ident)
             n = len(bank.questions_for(objective=ident))
             self._set_title(f"Objective {ident}")
-            md.update(f"## {ident} {obj.title}\n\n{n} questions in the bank. Press **x** to practise them.")
+            md.update(f"## {ident} {obj.title}\n\n{n} questions in the bank. Press **p** to practise them.")
         elif kind == "domain":
             dom = next(d for d in bank.blueprint.domains if d.id == ident)
             self._set_title(f"Domain {ident}")
