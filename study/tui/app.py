@@ -62,6 +62,10 @@ class StudyApp(App[int]):
     BINDINGS = [
         Binding("question_mark,f1", "open('help')", "Help", key_display="?"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        # Textual's own binding says "palette"; "Menu" is 3 columns shorter, which Home's 80-column footer
+        # needs to show the hint at all, and says what it holds (every screen and topic, by name).
+        Binding("ctrl+p", "command_palette", "Menu", show=False, priority=True,
+                tooltip="Open the command palette"),
         # From any screen, so a reload's toast can say "press !" wherever the learner is.
         Binding("exclamation_mark", "problems", "Problems", key_display="!", show=False),
     ]

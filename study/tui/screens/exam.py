@@ -205,11 +205,12 @@ class ExamScreen(QuizScreen):
     BINDINGS = [
         *PICK_BINDINGS,
         Binding("n,right", "next", "Next"),
-        Binding("p,left", "previous", "Prev"),
+        # "[" first, so the footer shows it: p is Practice on Home (p and left still work here, unlisted).
+        Binding("left_square_bracket,p,left", "previous", "Prev", key_display="["),
         Binding("f", "flag", "Flag"),
-        Binding("x", "clear", "Clear", show=False),
+        Binding("x", "clear", "Clear"),
         Binding("g", "toggle_navigator", "Navigator"),
-        Binding("r", "review", "Review/submit"),
+        Binding("r", "review", "Review"),
         Binding("escape", "pause", "Pause"),
     ]
 

@@ -23,8 +23,9 @@ class ResultsScreen(Screen):
     SUB_TITLE = "Results"
     BINDINGS = [
         Binding("escape,q", "close", "Done"),
-        Binding("m", "jump('results-missed')", "Missed"),
-        Binding("t", "jump('results-times')", "Times"),
+        # Not m and t: those are Mark read (Topics) and Topics (Home); a key means one thing app-wide.
+        Binding("w", "jump('results-missed')", "Wrong"),
+        Binding("i", "jump('results-times')", "Timing"),
     ]
 
     def __init__(self, report: Any) -> None:

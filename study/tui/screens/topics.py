@@ -62,6 +62,8 @@ class TopicsScreen(Screen):
             return self.selected is not None
         if action in ("mark_read", "rate"):
             return self.selected is not None and self.selected[0] == "card"
+        if action == "next_card":
+            return self._card_step_target(1) is not None
         return True
 
     @property
@@ -176,6 +178,7 @@ class TopicsScreen(Screen):
                 dnode.expand()
             if not q:
                 dnode.expand()
+        self.refresh_bindings()  # "] Next card" depends on the cards the tree lists
 
     @on(Input.Changed, "#topics-search")
     def _search(self, event: Input.Changed) -> None:
@@ -339,8 +342,7 @@ class TopicsScreen(Screen):
     def action_previous_card(self) -> None:
         self._step_card(-1)
 
-    def _step_card(self, step: int) -> None:
-        """Open the next (or previous) card in tree order, crossing topics; from a topic, its first card."""
+    def _tree_cards(self) -> list[tuple[str, str]]:
         cards: list[tuple[str, str]] = []
 
         def walk(node: Any) -> None:
@@ -350,8 +352,16 @@ class TopicsScreen(Screen):
                 walk(child)
 
         walk(self.query_one(Tree).root)
+        return cards
+
+    def _card_step_target(self, step: int) -> tuple[str, str] | None:
+        """The card ``step`` away in tree order, crossing topics (from a topic, its first card); None at
+        either end."""
+        if not self.is_mounted or self.app.services.bank is None:
+            return None
+        cards = self._tree_cards()
         if not cards:
-            return
+            return None
         selected = self.selected
         if selected in cards:
             index = cards.index(selected) + step
@@ -360,8 +370,13 @@ class TopicsScreen(Screen):
             index = firsts[0] if firsts else 0
         else:
             index = 0 if step > 0 else len(cards) - 1
-        if not 0 <= index < len(cards):
+        return cards[index] if 0 <= index < len(cards) else None
+
+    def _step_card(self, step: int) -> None:
+        """Open the next (or previous) card in tree order."""
+        target = self._card_step_target(step)
+        if target is None:
             self.notify("No more cards this way.", timeout=2)
             return
-        self.show(*cards[index])
-        self._move_cursor_to(cards[index])
+        self.show(*target)
+        self._move_cursor_to(target)
