@@ -42,6 +42,14 @@ def _due_question(store: Any, bank: Any, clock: Any) -> None:
                                  at=clock.now - dt.timedelta(days=3)))
 
 
+def _answered(store: Any, bank: Any, clock: Any) -> None:
+    from study.progress import Attempt
+
+    for q in bank.questions[:3]:
+        store.record_attempt(Attempt(q.id, bank.content_hash(q.id), {}, "A", False, 30.0, "practice",
+                                     at=clock.now - dt.timedelta(days=1)))
+
+
 def _nothing(store: Any, bank: Any, clock: Any) -> None:
     pass
 
@@ -92,6 +100,18 @@ async def _exam(pilot: Any) -> None:
     await settle(pilot, pilot.app)
 
 
+async def _exam_answered(pilot: Any) -> None:
+    await _exam(pilot)
+    screen = pilot.app.screen
+    if screen.session.current.is_numeric_typed:
+        screen.session.answer("1 GB")
+        screen.show_current()
+        await settle(pilot, pilot.app)
+    else:
+        await _keys(pilot, "1")
+    assert screen.session.answers[0] is not None
+
+
 async def _problems(pilot: Any) -> None:
     pilot.app.action_open("problems")
     await settle(pilot, pilot.app)
@@ -113,8 +133,10 @@ STATES: dict[str, tuple[Seed, Go, str]] = {
     "results": (_nothing, _results, "ResultsScreen"),
     "exam-start": (_nothing, _go("e"), "ExamStartScreen"),
     "exam": (_nothing, _exam, "ExamScreen"),
+    "exam-answered": (_nothing, _exam_answered, "ExamScreen"),
     "calc": (_nothing, _go("c"), "CalcScreen"),
     "progress": (_nothing, _go("percent_sign"), "ProgressScreen"),
+    "progress-with-answers": (_answered, _go("percent_sign"), "ProgressScreen"),
     "settings": (_nothing, _go("comma"), "SettingsScreen"),
     "help": (_nothing, _go("question_mark"), "HelpScreen"),
     "problems": (_nothing, _problems, "ProblemsScreen"),
@@ -150,7 +172,11 @@ async def _reach(make_app: Any, store: Any, bank: Any, clock: Any, state: str, p
 
 
 def _fingerprint(app: Any) -> tuple[Any, ...]:
-    return (tuple(map(id, app.screen_stack)), app.export_screenshot())
+    return (tuple(map(id, app.screen_stack)), app.export_screenshot(), _toasts(app))
+
+
+def _toasts(app: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((n.severity, n.message) for n in app._notifications)
 
 
 @pytest.mark.parametrize("state", list(STATES))
@@ -193,7 +219,12 @@ async def test_every_offered_key_is_enabled_visible_and_does_something(make_app,
             await settle(pilot, app)
             if not app.is_running or app.return_code is not None:
                 return  # Quit
-            assert _fingerprint(app) != before, f"{state}: {display} {description} did nothing"
+            after = _fingerprint(app)
+            assert after != before, f"{state}: {display} {description} did nothing"
+            # A key that only answers "not now" with a warning is refused, and must not have been offered.
+            new = [t for t in after[2] if t not in before[2]]
+            refused = new and after[0] == before[0] and all(sev in ("warning", "error") for sev, _m in new)
+            assert not refused, f"{state}: {display} {description} was offered but refused: {new}"
 
         try:
             await _reach(lambda **kw: make_app(store=key_store, **kw), key_store, bank, clock, state, press)

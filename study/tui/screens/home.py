@@ -132,7 +132,8 @@ class HomeScreen(Screen):
         forecast = data["forecast"] or [0]
         self.query_one("#home-forecast", Sparkline).data = forecast
         self.query_one("#home-forecast-label", Static).update(
-            f"today {forecast[0]} · this week {sum(forecast[:7])} · peak {max(forecast)}"
+            f"today {forecast[0]} · this week {sum(forecast[:7])} · peak {max(forecast)}" if any(forecast)
+            else "Nothing due yet: what you answer or rate comes back here."
         )
         self.query_one("#home-exams", Static).update(data["exams"])
         problems = self.query_one("#home-problems", Static)

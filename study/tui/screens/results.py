@@ -125,6 +125,15 @@ class ResultsScreen(Screen):
                 out.extend(f"- [{t}]({u})" for t, u in q.references)
         return "\n".join(out)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The section keys only earn a place in the footer when the page scrolls.
+        if action == "jump":
+            return self.query_one("#results-body").max_scroll_y > 0
+        return True
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)
+
     def action_jump(self, widget_id: str) -> None:
         self.query_one(f"#{widget_id}").scroll_visible(top=True, animate=False)
 

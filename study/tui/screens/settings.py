@@ -72,9 +72,13 @@ class SettingsScreen(Screen):
         raw_goal = self.query_one("#set-daily-goal", Input).value.strip()
         raw_ret = self.query_one("#set-retention", Input).value.strip()
         try:
-            exam_date = date.fromisoformat(raw_date).isoformat() if raw_date else None
+            exam_date = date.fromisoformat(raw_date) if raw_date else None
         except ValueError:
             msg.update("The exam date must look like 2027-01-15.")
+            return
+        today = self.app.services.now().date()
+        if exam_date is not None and exam_date < today:
+            msg.update(f"{exam_date:%d %b %Y} has passed: enter the date of your next exam (or leave it empty).")
             return
         try:
             goal = int(raw_goal) if raw_goal else 20
@@ -92,9 +96,9 @@ class SettingsScreen(Screen):
             msg.update("The progress store is not open; settings cannot be saved.")
             return
         theme = self.query_one("#set-theme", Select).value
-        store.set_setting("exam_date", exam_date)
+        store.set_setting("exam_date", exam_date.isoformat() if exam_date else None)
         store.set_setting("daily_goal", goal)
         store.set_setting("desired_retention", retention)
         store.set_setting("theme", "light" if theme == "textual-light" else "dark")
+        # Said once, on the form; a toast as well would repeat it.
         msg.update("Saved.")
-        self.notify("Settings saved.", timeout=2)

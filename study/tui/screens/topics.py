@@ -83,6 +83,7 @@ class TopicsScreen(Screen):
         yield StudyFooter()
 
     def on_mount(self) -> None:
+        self.add_class("-browsing")  # until a card is open, the tree's long objective titles need the room
         self._set_title("Card")
         tree = self.query_one(Tree)
         tree.show_root = False
@@ -210,6 +211,7 @@ class TopicsScreen(Screen):
         if not keep_scroll and (kind, ident) != self.selected:
             panel.scroll_home(animate=False)  # a new card starts at its title, not where the last one was
         self.selected = (kind, ident)
+        self.set_class(kind != "card", "-browsing")
         self.refresh_bindings()
         self._shown_at = time.monotonic()
         if kind == "card":
