@@ -73,6 +73,7 @@ def home(services: Services) -> dict[str, Any]:
         "readiness_rows": [],
         "today": "",
         "next": "",
+        "next_rows": [],
         "heatmap": {},
         "today_date": today,
         "problems": "",
@@ -131,7 +132,7 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
     )
     nxt = list(readiness.study_next)[:NEXT_ROWS]
     if nxt:
-        data["next"] = next_table([(n.objective, n.title, f"+{n.gain * 100:.1f} pts/h") for n in nxt])
+        data["next_rows"] = [(n.objective, n.title, f"+{n.gain * 100:.1f} pts/h") for n in nxt]
     else:
         data["next"] = "Nothing stands out: take a practice exam (e)."
     data["heatmap"] = dict(activity)

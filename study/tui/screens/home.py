@@ -66,6 +66,12 @@ class HomeScreen(Screen):
         self.query_one("#home-exams").border_title = "Last exams"
         self.watch(self.app, "ready", self._on_ready, init=True)
         self.watch(self.app, "bank_version", self._on_reload, init=False)
+        if getattr(self.app, "use_snapshot", False) and not self.app.ready:
+            from study.tui import snapshot
+
+            data = snapshot.load(self.app.services)
+            if data is not None:
+                self._show(data, from_snapshot=True)
 
     def on_resize(self, event: events.Resize) -> None:
         # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
@@ -120,13 +126,22 @@ class HomeScreen(Screen):
         from study.tui import summary
 
         data = summary.home(self.app.services)
+        if getattr(self.app, "use_snapshot", False):
+            from study.tui import snapshot
+
+            snapshot.save(self.app.services, data)  # first: the app may exit as soon as the figures show
         self.app.call_from_thread(self._show, data)
 
-    def _show(self, data: dict[str, Any]) -> None:
+    def _show(self, data: dict[str, Any], from_snapshot: bool = False) -> None:
         self.query_one("#home-countdown", Static).update(data["countdown"])
         self.query_one("#home-readiness", BarChart).set_rows(data["readiness_rows"])
         self.query_one("#home-due", Static).update(data["today"])
-        self.query_one("#home-next", Static).update(data["next"])
+        if data.get("next_rows"):
+            from study.tui.summary import next_table
+
+            self.query_one("#home-next", Static).update(next_table(data["next_rows"]))
+        else:
+            self.query_one("#home-next", Static).update(data["next"])
         heat = self.query_one("#home-heatmap", Heatmap)
         heat.set_counts(data["heatmap"], data["today_date"])
         forecast = data["forecast"] or [0]
@@ -140,4 +155,7 @@ class HomeScreen(Screen):
         problems.update(data["problems"])
         problems.display = bool(data["problems"])
         self.refresh_bindings()
-        self.app.home_shown()
+        if from_snapshot:
+            self.app.snapshot_shown()
+        else:
+            self.app.home_shown()
