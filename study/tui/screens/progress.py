@@ -123,8 +123,8 @@ class ProgressScreen(Screen):
         return True
 
     def _title_width(self) -> int:
-        # The other columns take about 54 cells (ids, percentages, counts, cell padding, the scrollbar).
-        return max(24, (self.size.width or 80) - 54)
+        # The other columns take about 46 cells (ids, percentages, counts, cell padding, the scrollbar).
+        return max(24, (self.size.width or 80) - 46)
 
     def on_resize(self) -> None:
         if self.stats is not None:

@@ -185,8 +185,9 @@ class ReviewScreen(Screen):
         if self.phase != "card" or self.revealed:
             return
         card = self._card(self.cards[self.position])
-        self.query_one("#review-card-md", Markdown).update(
-            f"## {card.title}\n\n*{recall_prompt(card)}*\n\n{card.body}")
+        # An authored prompt stays above the answer; the fallback would only repeat the heading.
+        asked = f"*{card.prompt}*\n\n" if card.prompt else ""
+        self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n{asked}{card.body}")
         self.revealed = True
         self._status("rate: 1 again · 2 hard · 3 good · 4 easy")
         self.refresh_bindings()
