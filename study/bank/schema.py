@@ -25,7 +25,7 @@ ObjectiveId = Annotated[str, StringConstraints(pattern=OBJECTIVE_PATTERN)]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
 
 
 class SourceRef(_Model):
