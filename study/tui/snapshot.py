@@ -12,13 +12,14 @@ as before and replace the snapshot's, which is rewritten. Anything unreadable me
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
-import sqlite3
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+# sqlite3 and hashlib are imported where used: without a snapshot file (a first start) neither is needed
+# before the first paint.
 
 VERSION = 1  # of the snapshot's layout; a study upgrade that changes the figures' form raises it
 MAX_AGE = dt.timedelta(hours=1)
@@ -45,6 +46,9 @@ def _db_path(services: Any) -> Path:
 
 
 def _store_key(db: Path) -> str | None:
+    import hashlib
+    import sqlite3
+
     if not db.is_file():
         return None
     try:
