@@ -6,7 +6,7 @@ file named by ``STUDY_TUI_BENCH`` and then exits).
 
 1. ``study`` (the installed command, built-in bank, a fresh store): time to the first painted home screen
    ("first") and to the home screen filled with the bank and store figures ("ready"), against a minimal
-   Textual app (Header, Static, Footer) to its first paint. Aim: first <= 1.3x the minimal app.
+   Textual app (Header, Static, Footer) to its first paint. Aim: first <= 1.3x the minimal app, ready <= 1.6x.
 2. The same app on a generated 10,000-question bank. Aim: first <= 1.5x.
 3. Key press to next question painted, in an exam in the real terminal: median and p90 over N presses of
    ``n``, detected when the new "k/50" position appears in the terminal output. Aim: median under 50 ms.
@@ -151,8 +151,9 @@ class Terminal:
 
 def env_for(tmp: Path, mark: Path) -> dict[str, str]:
     env = dict(os.environ)
+    # Caches (the pickled bank, the home snapshot) in the run's own folder: the user's are left alone.
     env.update(STUDY_TUI_BENCH=str(mark), STUDY_DB=str(tmp / "bench.db"), TERM="xterm-256color",
-               TEXTUAL_ANIMATIONS="none")
+               TEXTUAL_ANIMATIONS="none", XDG_CACHE_HOME=str(tmp / "cache"))
     env.pop("NO_COLOR", None)
     return env
 
@@ -192,21 +193,32 @@ def write_bank(folder: Path, n: int) -> None:
         (folder / f"gen-{f // 100:03d}.yaml").write_text(yaml.safe_dump({"questions": items}, sort_keys=False))
 
 
-def compare(label: str, argv: list[str], baseline_argv: list[str], tmp: Path, runs: int, aim: float) -> None:
-    firsts, readies, base = [], [], []
-    timed_start(baseline_argv, tmp, "warm")  # warm the OS file cache for both
+def compare(label: str, argv: list[str], baseline_argv: list[str], tmp: Path, runs: int, aim: float,
+            ready_aim: float | None = None) -> None:
+    """The minimal app, then ``study`` as a learner starts it again and again (the home snapshot of the last
+    run is valid: nothing changed), then ``study`` with the snapshot removed first (the first start after
+    a session or an edit: home fills once the bank and store load). Interleaved, medians of ``runs``."""
+    firsts, readies, cold_firsts, cold_readies, base = [], [], [], [], []
+    snapshot = tmp / "cache" / "study-nca-aiio" / "home-snapshot.json"  # study.paths.APP_NAME
+    timed_start(baseline_argv, tmp, "warm")  # warm the OS file cache for both, and write the snapshot
     timed_start(argv, tmp, "warm")
     for _ in range(runs):
         base.append(timed_start(baseline_argv, tmp, "min")[0])
         f, r = timed_start(argv, tmp, "study")
         firsts.append(f)
         readies.append(r)
-    mb, mf, mr = (statistics.median(x) for x in (base, firsts, readies))
+        snapshot.unlink(missing_ok=True)
+        f, r = timed_start(argv, tmp, "cold")
+        cold_firsts.append(f)
+        cold_readies.append(r)
+    mb, mf, mr, cf, cr = (statistics.median(x) for x in (base, firsts, readies, cold_firsts, cold_readies))
     ok = "ok" if mf / mb <= aim else "ABOVE AIM"
     print(f"{label}")
     print(f"  minimal Textual app, first paint   {mb * 1e3:7.0f} ms   (baseline 1.00x)")
     print(f"  study, home first painted          {mf * 1e3:7.0f} ms   {mf / mb:5.2f}x   aim <= {aim}x: {ok}")
-    print(f"  study, home with bank + store data {mr * 1e3:7.0f} ms   {mr / mb:5.2f}x")
+    ready = f"   aim <= {ready_aim}x: {'ok' if mr / mb <= ready_aim else 'ABOVE AIM'}" if ready_aim else ""
+    print(f"  study, home with bank + store data {mr * 1e3:7.0f} ms   {mr / mb:5.2f}x{ready}")
+    print(f"  the same without a home snapshot   {cr * 1e3:7.0f} ms   {cr / mb:5.2f}x   (first paint {cf / mb:.2f}x)")
 
 
 def key_latency(tmp: Path, presses: int) -> None:
@@ -247,6 +259,7 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=40, help="key presses for the latency measurement")
     ap.add_argument("--questions", type=int, default=10_000, help="size of the generated bank")
     ap.add_argument("--skip-10k", action="store_true")
+    ap.add_argument("--skip-keys", action="store_true", help="leave out the key-latency measurement")
     args = ap.parse_args()
     if not STUDY:
         sys.exit("bench: the `study` command is not installed in this environment")
@@ -255,7 +268,7 @@ def main() -> None:
         minimal = tmp / "minimal_app.py"
         minimal.write_text(MINIMAL_APP)
         baseline = [PY, str(minimal)]
-        compare("Shipped bank", [STUDY], baseline, tmp, args.runs, 1.3)
+        compare("Shipped bank", [STUDY], baseline, tmp, args.runs, 1.3, ready_aim=1.6)
         if not args.skip_10k:
             bank_dir = tmp / "bank10k"
             write_bank(bank_dir, args.questions)
@@ -263,7 +276,8 @@ def main() -> None:
             runner.write_text(STUDY_ON_BANK)
             compare(f"Generated bank of {args.questions:,} questions", [PY, str(runner), str(tmp / "b10k.db"),
                     str(bank_dir)], baseline, tmp, args.runs, 1.5)
-        key_latency(tmp, args.keys)
+        if not args.skip_keys:
+            key_latency(tmp, args.keys)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,14 @@ def _data_root() -> Path:
     return _PACKAGE_DIR.parent
 
 
+def resolved(path: Path) -> Path:
+    """``path.resolve()``, or the path made absolute when it is a symlink loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13): keep it as given
+        return path.absolute()
+
+
 def content_dir() -> Path:
     """Topic cards, the blueprint and the GPU/model/interconnect catalog."""
     return _data_root() / "content"

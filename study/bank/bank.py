@@ -120,12 +120,7 @@ def display_path(path: Path) -> str:
     return str(resolved(Path(path)) if os.path.exists(path) else Path(path).absolute())
 
 
-def resolved(path: Path) -> Path:
-    """``path.resolve()``, or the path made absolute when it is a symlink loop."""
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13): keep it as given
-        return path.absolute()
+from study.paths import resolved  # noqa: E402 (kept importable from here for the bank's callers)
 
 
 _shown = display_path

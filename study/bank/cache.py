@@ -9,37 +9,12 @@ written is ignored: the bank is then loaded the ordinary way.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
-import sys
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-
-def _fingerprint(roots: Iterable[Path]) -> str:
-    h = hashlib.sha256()
-    h.update(f"{sys.version_info[:3]}|{os.getcwd()}".encode())
-    try:
-        from importlib.metadata import version
-
-        h.update(f"{version('pydantic')}|{version('study-nca-aiio')}".encode())
-    except Exception:
-        h.update(b"unknown-versions")
-    from study.bank.bank import resolved
-
-    for root in sorted({resolved(Path(r)) for r in roots}):
-        h.update(f"\0root {root}".encode())
-        if root.is_file():
-            files = [root]
-        elif root.is_dir():
-            files = sorted(p for p in root.rglob("*") if p.is_file())
-        else:
-            files = []
-        for p in files:
-            st = p.stat()
-            h.update(f"\0{p}|{st.st_size}|{st.st_mtime_ns}".encode())
-    return h.hexdigest()[:32]
+from study.fingerprint import files_fingerprint as _fingerprint
 
 
 def cache_dir() -> Path:

@@ -347,6 +347,26 @@ class Store:
             )
             return self._apply_review(conn, card_id, "card", content_hash, rating, at, seconds)
 
+    def undo_review(self, card_id: str, before: ItemState | None = None) -> ItemState | None:
+        """Take back the newest rating of a topic card: its review row and its count in the activity go, and
+        the card's FSRS state becomes what it was before. ``before`` is the state the caller read just before
+        rating; without it the state is replayed from the remaining history, which is exact only when fuzz
+        is off (fuzzed intervals are drawn afresh). Returns the restored state (None: never reviewed now)."""
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT id, at FROM reviews WHERE card_id = ? ORDER BY at DESC, id DESC LIMIT 1", (card_id,)
+            ).fetchone()
+            if row is None:
+                raise ValueError(f"card {card_id!r} has no review to undo")
+            review_id, at = row
+            conn.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
+            conn.execute("UPDATE activity SET reviews = max(reviews - 1, 0) WHERE hour = ?", (at[:13],))
+            if before is not None:
+                return self._write_item(conn, card_id, before.kind, before.content_hash, before.card)
+            conn.execute("DELETE FROM items WHERE item_id = ?", (card_id,))
+            self._replay(conn, card_id)
+        return self.item_state(card_id)
+
     def _apply_review(
         self,
         conn: sqlite3.Connection,

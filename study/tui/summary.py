@@ -23,11 +23,11 @@ def _stats(services: Services) -> Any:
 
 def countdown_text(exam_date: Any, today: date) -> str:
     if not exam_date:
-        return "No exam date set: press [b]s[/] to set one."
+        return "No exam date set: press [b],[/] to set one."
     try:
         when = date.fromisoformat(str(exam_date))
     except ValueError:
-        return f"Exam date {exam_date!r} is not a date: press [b]s[/] to fix it."
+        return f"Exam date {exam_date!r} is not a date: press [b],[/] to fix it."
     days = (when - today).days
     if days > 1:
         return f"Exam in [b]{days}[/] days ({when:%a %d %b %Y})"
@@ -35,11 +35,33 @@ def countdown_text(exam_date: Any, today: date) -> str:
         return f"Exam [b]tomorrow[/] ({when:%a %d %b})"
     if days == 0:
         return "Exam [b]today[/]. Good luck."
-    return f"Exam date {when:%d %b %Y} has passed: press [b]s[/] to set the next one."
+    return f"Exam date {when:%d %b %Y} has passed: press [b],[/] to set the next one."
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+EXAM_ROWS = 10  # the tall home's last row has room for this many
+FIRST_STEPS = (
+    "No exams yet. One way to start:\n"
+    "[b]t[/]  read the cards of a topic\n"
+    "[b]p[/]  practise questions on it\n"
+    "[b]r[/]  review what comes due\n"
+    "[b]e[/]  take a 50-question exam\n"
+    "[b],[/]  set your exam date"
+)
+NEXT_ROWS = 8  # objectives listed under "Study next"; the panel shows as many as its height allows
+
+
+def next_table(rows: list[tuple[str, str, str]]) -> Any:
+    """Objective, title and gain per row; the title takes the width the panel has (cut with … only when
+    it must), the gain stays right-aligned."""
+    from rich.table import Table
+
+    table = Table.grid(expand=True, padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(no_wrap=True, justify="right", style="dim")
+    for row in rows:
+        table.add_row(*row)
+    return table
 
 
 def home(services: Services) -> dict[str, Any]:
@@ -51,6 +73,7 @@ def home(services: Services) -> dict[str, Any]:
         "readiness_rows": [],
         "today": "",
         "next": "",
+        "next_rows": [],
         "heatmap": {},
         "today_date": today,
         "problems": "",
@@ -77,7 +100,7 @@ def home(services: Services) -> dict[str, Any]:
         data["problems"] = (data["problems"] + "; " if data["problems"] else "⚠ ") + f"statistics failed: {exc}"
     if stats is None:
         data["readiness_rows"] = [
-            BarRow(f"{d.id} {d.name}", 0.0, f"{d.weight}%") for d in bank.blueprint.domains
+            BarRow(f"{d.id} {d.name}", 0.0, "", suffix=f"({d.weight}%)") for d in bank.blueprint.domains
         ]
         data["today"] = f"{len(bank.questions)} questions\n{len(bank.cards)} cards"
         return data
@@ -92,7 +115,7 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
     rows = []
     for dom in bank.blueprint.domains:
         value = readiness.domains.get(dom.id, 0.0)
-        rows.append(BarRow(f"{dom.id} {dom.name} ({dom.weight}%)", value, percent(value), marker=target))
+        rows.append(BarRow(f"{dom.id} {dom.name}", value, percent(value), marker=target, suffix=f"({dom.weight}%)"))
     data["readiness_rows"] = rows
     low, high = readiness.low, readiness.high
     data["countdown"] += f"\nReadiness [b]{percent(readiness.expected)}[/] (likely {percent(low)}–{percent(high)})"
@@ -107,19 +130,17 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
             f"Streak       {stats.streak} day{'s' if stats.streak != 1 else ''}",
         ]
     )
-    nxt = list(readiness.study_next)[:5]
+    nxt = list(readiness.study_next)[:NEXT_ROWS]
     if nxt:
-        data["next"] = "\n".join(
-            f"{n.objective} {_short(n.title, 56):<56}  [dim]+{n.gain * 100:.1f} pts/h[/]" for n in nxt
-        )
+        data["next_rows"] = [(n.objective, n.title, f"+{n.gain * 100:.1f} pts/h") for n in nxt]
     else:
         data["next"] = "Nothing stands out: take a practice exam (e)."
     data["heatmap"] = dict(activity)
     data["forecast"] = [n for _d, n in stats.forecast]
     exams = []
-    for e in stats.exam_history[-5:]:
+    for e in stats.exam_history[-EXAM_ROWS:]:
         rep = e.get("report") or {}
         if isinstance(rep.get("score"), (int, float)):
             exams.append(f"{(e.get('finished_at') or '')[:10]}  {rep['score']:5.1f}%  ({rep.get('correct')}/{rep.get('total')})")
-    data["exams"] = "\n".join(exams) or "No exams yet: press e for one."
+    data["exams"] = "\n".join(exams) or FIRST_STEPS
     return data

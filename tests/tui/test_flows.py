@@ -26,7 +26,7 @@ async def test_home_counts_down_to_the_exam_date_set_in_settings(make_app, store
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
         assert "No exam date set" in text_of(app, "#home-countdown")
-        await pilot.press("s")
+        await pilot.press("comma")
         await settle(pilot, app)
         date_input = app.screen.query_one("#set-exam-date", Input)
         date_input.value = (clock.now.date() + dt.timedelta(days=31)).isoformat()
@@ -44,7 +44,7 @@ async def test_settings_refuse_a_retention_out_of_range(make_app, store):
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        await pilot.press("s")
+        await pilot.press("comma")
         await settle(pilot, app)
         app.screen.query_one("#set-retention", Input).value = "0.99"
         await pilot.press("ctrl+s")
@@ -503,7 +503,7 @@ async def test_progress_screen_shows_objectives_and_exam_history(make_app, store
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
-        await pilot.press("g")
+        await pilot.press("percent_sign")
         await settle(pilot, app)
         table = app.screen.query_one("#progress-objectives", DataTable)
         assert table.row_count == len(bank.blueprint.objective_ids())
@@ -529,7 +529,7 @@ async def test_theme_setting_switches_dark_and_light(make_app, store):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
         assert app.theme == "textual-dark"
-        await pilot.press("s")
+        await pilot.press("comma")
         await settle(pilot, app)
         app.screen.query_one("#set-theme", Select).value = "textual-light"
         await settle(pilot, app)

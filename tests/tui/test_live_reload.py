@@ -248,7 +248,7 @@ async def test_a_review_keeps_a_card_whose_topic_file_just_broke(bank_dir, store
         await settle(pilot, app)
         await pilot.press("r")
         await settle(pilot, app)
-        await pilot.press("n")  # nothing is due in a fresh store: learn new cards
+        await pilot.press("l")  # nothing is due in a fresh store: learn new cards
         await settle(pilot, app)
         review = app.screen
         assert review.phase == "card" and review.cards[0] == "fx-ai-ml-dl/nested"

@@ -69,7 +69,7 @@ async def test_review_filters_show_full_answers_whys_and_time(make_app, clock):
         results = await finish_exam(pilot, app, "rfw--")
         report = results.report
         assert (report.correct, len(report.incorrect), len(report.unanswered)) == (1, 1, 3)
-        await pilot.press("v")
+        await pilot.press("a")
         await settle(pilot, app)
         review = app.screen
         assert isinstance(review, AnswerReviewScreen)
@@ -135,7 +135,7 @@ async def test_results_show_every_pick_of_a_choose_two_in_full(make_app, bank, s
         await settle(pilot, app)
         app.push_screen(ResultsScreen(report))
         await settle(pilot, app)
-        await pilot.press("v")
+        await pilot.press("a")
         await settle(pilot, app)
         assert isinstance(app.screen, AnswerReviewScreen)
         text = review_text(app)
@@ -163,7 +163,7 @@ async def test_results_by_objective_and_trend_against_earlier_exams(make_app, cl
         for row, (oid, tally) in zip(rows, second.report.by_objective.items()):
             assert row.startswith(oid) and f"{tally.correct}/{tally.total}" in row and tally.name in row
         assert "weakest" not in console.export_text()
-        await pilot.press("x")  # nothing weak after a perfect exam: say so, stay
+        await pilot.press("p")  # nothing weak after a perfect exam: say so, stay
         await settle(pilot, app)
         assert app.screen is second
         trend = text_of(app, "#results-history")
@@ -192,7 +192,7 @@ async def test_retake_missed_and_practise_weakest_in_one_key(make_app, clock):
         await settle(pilot, app)
         results = await finish_exam(pilot, app, "rw-rw")
         report = results.report
-        await pilot.press("m")
+        await pilot.press("w")
         await settle(pilot, app)
         assert isinstance(app.screen, PracticeScreen)
         assert [i.qid for i in app.screen.session.instances] == [q.id for q in report.questions if not q.correct]
@@ -203,7 +203,7 @@ async def test_retake_missed_and_practise_weakest_in_one_key(make_app, clock):
         weakest = weakest_objective(report)
         tally = report.by_objective[weakest]
         assert all(tally.correct / tally.total <= t.correct / t.total for t in report.by_objective.values())
-        await pilot.press("x")
+        await pilot.press("p")
         await settle(pilot, app)
         assert isinstance(app.screen, PracticeScreen)
         assert {i.objective for i in app.screen.session.instances} == {weakest}
@@ -230,7 +230,7 @@ async def test_report_a_problem_from_results_review_and_practice(make_app, store
             first.id, "wrong-key", "C is right", "results", results.report.session_id)
         assert kept.content_hash == app.services.bank.content_hash(first.id)
         # From the review: "something else" needs words; escape then keeps nothing.
-        await pilot.press("v")
+        await pilot.press("a")
         await settle(pilot, app)
         await pilot.press("R")
         await settle(pilot, app)

@@ -132,12 +132,12 @@ async def calculator(pilot: Any) -> None:
 
 @scenario
 async def progress(pilot: Any) -> None:
-    await pilot.press("g")
+    await pilot.press("percent_sign")
 
 
 @scenario
 async def settings(pilot: Any) -> None:
-    await pilot.press("s")
+    await pilot.press("comma")
 
 
 @scenario

@@ -81,8 +81,10 @@ class AnswerReviewScreen(Screen):
     SUB_TITLE = "Review answers"
     BINDINGS = [
         Binding("n,right", "move(1)", "Next"),
-        Binding("p,left", "move(-1)", "Prev"),
-        Binding("f", "cycle_filter", "Filter"),
+        # As in the exam: p still works, but the footer shows [ because p is Practice on every other footer,
+        # and f (Flag in the exam) cycles the filters unlisted, since the filter bar shows 1-5.
+        Binding("left_square_bracket,p,left", "move(-1)", "Prev", key_display="["),
+        Binding("f", "cycle_filter", "Filter", show=False),
         *[Binding(str(n), f"filter('{name}')", name.capitalize(), show=False)
           for n, name in enumerate(FILTERS, start=1)],
         Binding(REPORT_KEY, "report", "Report"),

@@ -12,7 +12,7 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
@@ -30,6 +30,16 @@ class Figure:
     result: Any = None
     error: str = ""
     note: str = ""
+    shown: str = ""  # the value as displayed, when it reads better than the result's own display
+
+
+def gpu_label(name: str) -> str:
+    """The catalog's name without the maker every entry shares: the list stays one line per GPU."""
+    return name.removeprefix("NVIDIA ")
+
+
+def gpu_count(n: int) -> str:
+    return f"{n} GPU" if n == 1 else f"{n} GPUs"
 
 
 def roofline_bound(result: Any) -> str:
@@ -55,39 +65,41 @@ class CalcScreen(Screen):
         from study.calc import DTYPES, catalog
 
         cat = catalog()
-        gpus = [(g.name, gid) for gid, g in cat.gpus.items()]
+        gpus = [(gpu_label(g.name), gid) for gid, g in cat.gpus.items()]
         models = [(m.name, mid) for mid, m in cat.models.items()]
         yield Header()
         with Horizontal():
-            with Grid(id="calc-form", classes="panel"):
-                yield Label("GPU")
-                yield Select(gpus, id="c-gpu", allow_blank=False, value="h100-sxm", compact=True)
-                yield Label("GPU memory")
-                yield Input(placeholder="e.g. 141 GB", id="c-mem", compact=True)
-                yield Label("GPU bandwidth")
-                yield Input(placeholder="e.g. 4.8 TB/s", id="c-bw", compact=True)
-                yield Label("Model")
-                yield Select(models, id="c-model", allow_blank=False, value="llama-2-70b", compact=True)
-                yield Label("Params")
-                yield Input(placeholder="from model", id="c-params", compact=True)
-                yield Label("Precision")
-                yield Select([(d, d) for d in DTYPES], id="c-dtype", allow_blank=False, value="fp16", compact=True)
-                yield Label("Batch")
-                yield Input("1", id="c-batch", type="integer", compact=True)
-                yield Label("Seq length")
-                yield Input("4096", id="c-seq", type="integer", compact=True)
-                yield Label("GPUs")
-                yield Input("1", id="c-gpus", type="integer", compact=True)
-                yield Label("Train tokens")
-                yield Input("2e12", id="c-tokens", compact=True)
-                yield Label("MFU (assumed)")
-                yield Input("0.4", id="c-mfu", type="number", compact=True)
+            with Vertical(id="calc-left"):
+                with Grid(id="calc-form", classes="panel"):
+                    yield Label("GPU")
+                    yield Select(gpus, id="c-gpu", allow_blank=False, value="h100-sxm", compact=True)
+                    yield Label("GPU memory")
+                    yield Input(placeholder="e.g. 141 GB", id="c-mem", compact=True)
+                    yield Label("GPU bandwidth")
+                    yield Input(placeholder="e.g. 4.8 TB/s", id="c-bw", compact=True)
+                    yield Label("Model")
+                    yield Select(models, id="c-model", allow_blank=False, value="llama-2-70b", compact=True)
+                    yield Label("Params")
+                    yield Input(placeholder="from model", id="c-params", compact=True)
+                    yield Label("Precision")
+                    yield Select([(d, d) for d in DTYPES], id="c-dtype", allow_blank=False, value="fp16", compact=True)
+                    yield Label("Batch")
+                    yield Input("1", id="c-batch", type="integer", compact=True)
+                    yield Label("Seq length")
+                    yield Input("4096", id="c-seq", type="integer", compact=True)
+                    yield Label("GPUs")
+                    yield Input("1", id="c-gpus", type="integer", compact=True)
+                    yield Label("Train tokens")
+                    yield Input("2e12", id="c-tokens", compact=True)
+                    yield Label("MFU (assumed)")
+                    yield Input("0.4", id="c-mfu", type="number", compact=True)
+                # Under the form, where 80x24 has room, so the plot fits beside it above the fold.
+                yield BarChart(id="calc-memory", classes="panel")
             with VerticalScroll(id="calc-out"):
                 yield DataTable(id="calc-figures", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="calc-status")
-                yield BarChart(id="calc-memory", classes="panel")
-                yield Static("", id="calc-derivation", classes="panel")
                 yield BarChart(id="calc-plot", classes="panel")
+                yield Static("", id="calc-derivation", classes="panel")
         yield StudyFooter()
 
     def on_mount(self) -> None:
@@ -184,6 +196,7 @@ class CalcScreen(Screen):
         if needed is not None:
             n = int(needed.value)
             figures["needed"].note = f"✔ fits on {x['gpus']}" if n <= x["gpus"] else f"✘ not on {x['gpus']}"
+            figures["needed"].shown = gpu_count(n)
         tps = figures["tps"].result
         if tps is not None:
             figures["tps"].note = roofline_bound(tps)
@@ -214,6 +227,8 @@ class CalcScreen(Screen):
     def _display(fig: Figure) -> str:
         if fig.result is None:
             return "—"
+        if fig.shown:
+            return fig.shown
         if fig.key == "train_time":
             days = fig.result.to("days")
             return f"{days:,.0f} days" if days >= 100 else f"{days:.1f} days"
@@ -239,17 +254,22 @@ class CalcScreen(Screen):
         n = x["gpus"]
         byte = parse_unit("B").dim
         per_w, per_kv = w.value / n, kv.value / n
-        total = per_w + per_kv
+        # The same overhead "GPUs needed" adds (activations, CUDA context), so the bar and the count agree.
+        needed = self.figures["needed"].result
+        overhead = float((needed.inputs if needed is not None else {}).get("overhead", 0.0) or 0.0)
+        per_extra = (per_w + per_kv) * overhead
+        total = per_w + per_kv + per_extra
         style = "green" if total <= mem else "red"
         chart.set_rows(
             [
                 BarRow("weights", per_w / mem, format_quantity(per_w, byte), style=style),
                 BarRow("KV cache", per_kv / mem, format_quantity(per_kv, byte), style=style),
+                BarRow(f"+{overhead:.0%} extra", per_extra / mem, format_quantity(per_extra, byte), style=style),
                 BarRow("total", total / mem, f"{format_quantity(total, byte)} / {format_quantity(mem, byte)}",
                        style=style),
             ]
         )
-        chart.border_title = f"Memory per GPU ({n} x {gpu.name})"
+        chart.border_title = f"Memory per GPU ({n} x {gpu_label(gpu.name)})"
 
     @on(DataTable.RowHighlighted, "#calc-figures")
     def _row(self) -> None:
@@ -283,27 +303,49 @@ class CalcScreen(Screen):
         base = {**model, "gpu": x["gpu"], "dtype": x["dtype"], "tp": x["gpus"]}
         if x["bandwidth"]:
             base["bandwidth"] = x["bandwidth"]
-        points: list[tuple[str, Any]] = []
+        points: list[tuple[str, Any, bool]] = []
         try:
             if self.plot_over == "batch":
                 for b in PLOT_BATCHES:
-                    points.append((f"batch {b}", call("tokens-per-second", **base, seq_len=x["seq_len"], batch=b)))
-                chart.border_title = f"Tokens/s vs batch (seq {x['seq_len']}; M memory-, C compute-bound)"
+                    points.append((f"batch {b}", call("tokens-per-second", **base, seq_len=x["seq_len"], batch=b),
+                                   self._fits(x, batch=b)))
+                chart.border_title = f"Tokens/s by batch (seq {x['seq_len']})"
+                chart.border_subtitle = "M memory-, C compute-bound"
             else:
                 for n in PLOT_SEQ_LENS:
                     points.append((f"seq {n}", call("kv-cache", model=x["model"], seq_len=n, batch=x["batch"],
-                                                    dtype=x["dtype"])))
-                chart.border_title = f"KV cache vs sequence length (batch {x['batch']})"
+                                                    dtype=x["dtype"]), self._fits(x, seq_len=n)))
+                chart.border_title = f"KV cache by sequence length (batch {x['batch']})"
+                chart.border_subtitle = ""
         except (CalcError, ValueError, KeyError) as exc:
             chart.set_rows([])
             chart.border_title = f"Plot unavailable: {exc}"
             return
-        top = max((p.value for _, p in points), default=1) or 1
+        if not all(fits for _l, _r, fits in points):
+            chart.border_subtitle = "✘ no fit · " + (chart.border_subtitle.replace("memory-", "mem-") or "")
+        top = max((p.value for _, p, _f in points), default=1) or 1
         rows = []
-        for label, r in points:
+        for label, r, fits in points:
             note = roofline_bound(r)[:1].upper() if self.plot_over == "batch" else ""
-            rows.append(BarRow(label, r.value / top, f"{r.display} {note}".rstrip()))
+            mark = "" if fits else " ✘"
+            rows.append(BarRow(label, r.value / top, f"{r.display} {note}".rstrip() + mark,
+                               style="" if fits else "red"))
         chart.set_rows(rows)
+
+    def _fits(self, x: dict[str, Any], **change: int) -> bool:
+        """Whether weights and KV cache (with the usual overhead) fit on the GPUs given, for this row."""
+        from study.calc import CalcError, call
+
+        args = {"model": x["model"], "gpu": x["gpu"], "dtype": x["dtype"], "seq_len": x["seq_len"],
+                "batch": x["batch"], **change}
+        if x["params"]:
+            args["params"] = x["params"]
+        if x["memory"]:
+            args["memory"] = x["memory"]
+        try:
+            return int(call("gpus-needed", **args).value) <= x["gpus"]
+        except (CalcError, ValueError, KeyError):
+            return True  # the figures table names the problem
 
     # -- actions ----------------------------------------------------------------------------------------
 
@@ -312,4 +354,7 @@ class CalcScreen(Screen):
         self._plot(self.inputs())
 
     def action_focus_figures(self) -> None:
+        """Arrows on the figures choose the derivation shown; on a short terminal it is below the plot."""
         self.query_one("#calc-figures", DataTable).focus()
+        self.query_one("#calc-out", VerticalScroll).scroll_to_widget(self.query_one("#calc-derivation"),
+                                                                      animate=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -177,10 +177,11 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
             box.border_title = "Review before submitting"
             yield Static(
                 f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\nFlagged ({len(review.flagged)}): [b]{fl}[/]\n"
-                "Go back to a question: arrows then [b]enter[/] (or a click) on its number, [b]u[/] the first "
-                "unanswered, [b]f[/] the first flagged."
+                "Go back to a question: type its number and [b]enter[/], or arrows then [b]enter[/] (or a "
+                "click); [b]u[/] the first unanswered, [b]f[/] the first flagged."
             )
             yield Navigator(id="review-nav")
+            yield Static("", id="review-goto")
             with Horizontal():
                 yield Button("Submit (s)", id="review-submit", variant="error")
                 yield Button("Back (escape)", id="review-back")
@@ -190,6 +191,31 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
         nav = self.query_one(Navigator)
         nav.set_state([a is not None for a in s.answers], s.flags, s.index)
         nav.focus()
+        self.typed = ""  # digits of the question to go to, typed on the keyboard
+
+    def on_key(self, event: events.Key) -> None:
+        # The keyboard's way to the navigator: digits build a question number, enter goes there.
+        if event.character and event.character.isdigit():
+            self.typed = (self.typed + event.character)[-3:]
+        elif event.key == "backspace" and self.typed:
+            self.typed = self.typed[:-1]
+        elif event.key == "enter" and self.typed:
+            index = int(self.typed) - 1
+            self.typed = ""
+            if 0 <= index < self.session.count:
+                event.stop()
+                event.prevent_default()
+                self.dismiss(("goto", index))
+                return
+            self.query_one("#review-goto", Static).update(f"There is no question {index + 1}.")
+            event.stop()
+            event.prevent_default()
+            return
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        self.query_one("#review-goto", Static).update(f"Go to question [b]{self.typed}[/]: enter" if self.typed else "")
 
     @on(Navigator.Selected)
     def _goto(self, event: Navigator.Selected) -> None:
@@ -223,7 +249,8 @@ class ExamScreen(QuizScreen):
     BINDINGS = [
         *QUESTION_BINDINGS,
         Binding("n,right", "next", "Next"),
-        Binding("p,left", "previous", "Prev"),
+        # "[" first, so the footer shows it: p is Practice on Home (p and left still work here, unlisted).
+        Binding("left_square_bracket,p,left", "previous", "Prev", key_display="["),
         Binding("f", "flag", "Flag"),
         Binding("x", "clear", "Clear"),
         Binding("g", "toggle_navigator", "Navigator"),
@@ -321,6 +348,7 @@ class ExamScreen(QuizScreen):
         else:
             self._act(self.session.clear)
         self.update_header()
+        self.refresh_bindings()
         if submit and not self.session.finished:
             self.action_next()
 
@@ -328,6 +356,7 @@ class ExamScreen(QuizScreen):
         if text.strip():
             self._act(self.session.answer, text)
         self.update_header()
+        self.refresh_bindings()
         if not self.session.finished:
             self.action_next()
 
@@ -352,6 +381,17 @@ class ExamScreen(QuizScreen):
         self._act(self.session.clear)
         if not self.session.finished:
             self.show_current()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "previous":  # nothing before the first question: not offered there
+            return self.session.index > 0
+        if action == "clear":  # only an answer given can be cleared
+            return self.session.answers[self.session.index] is not None
+        return True
+
+    def show_current(self) -> None:
+        super().show_current()
+        self.refresh_bindings()
 
     def action_toggle_navigator(self) -> None:
         nav = self.query_one("#exam-nav", Navigator)

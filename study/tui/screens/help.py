@@ -48,8 +48,10 @@ def _key_table() -> str:
         return out
 
     lines = ["## Keys", ""]
-    everywhere = keys(StudyApp.BINDINGS) + ["`ctrl+p` command palette (every screen, topic and card)",
-                                            "`escape` back"]
+    everywhere = [k for k in keys(StudyApp.BINDINGS) if "Menu" not in k] + [
+        "`ctrl+p` Menu, the command palette (every screen, topic and card)",
+        "`escape` back", "`enter` confirm", "`q` quit (on Home)",
+        "a key means the same on every screen that lists it"]
     lines.append("**Everywhere**: " + " · ".join(everywhere) + "\n")
     places = [(SCREENS[name][2], screen_class(name)) for name in SCREENS]
     for title, module, cls in IN_FLOW:
@@ -58,6 +60,10 @@ def _key_table() -> str:
         found = keys(getattr(cls, "BINDINGS", []))
         if cls.__name__ in ("PracticeScreen", "ExamScreen"):
             found.insert(0, "`1`-`9` or `a`-`e` pick a choice (multi: toggle)")
+        if cls.__name__ == "ExamScreen":
+            found.append("to jump to a question: `r`, type its number, `enter`")
+        if cls.__name__ == "ReviewBeforeSubmit":
+            found.append("type a question's number and `enter` to go back to it")
         if found:
             lines.append(f"**{title}**: " + " · ".join(found) + "\n")
     return "\n".join(lines)

@@ -27,12 +27,16 @@ class HomeScreen(Screen):
         Binding("e", "app.open('exam')", "Exam"),
         Binding("c", "app.open('calc')", "Calc"),
         Binding("t", "app.open('topics')", "Topics"),
-        Binding("g", "app.open('progress')", "Progress"),
-        Binding("s", "app.open('settings')", "Settings"),
+        # "%" and "," rather than letters: g, s and the like are verbs on other screens (Navigator, Start), and a
+        # key means one thing wherever the footer shows it (tests/tui/test_keys.py).
+        Binding("percent_sign", "app.open('progress')", "Progress", key_display="%"),
+        Binding("comma", "app.open('settings')", "Settings", key_display=","),
         Binding("exclamation_mark", "problems", "Problems", key_display="!"),
         # The same key without a footer entry, for terminals too narrow to list it (the home line says "!").
         Binding("exclamation_mark", "problems_narrow", "Problems", key_display="!", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
+        # The same key unlisted on narrow terminals, so 80 columns keep room for "^p palette" (Help lists q).
+        Binding("q", "quit_narrow", "Quit", show=False),
     ]
 
     def compose(self) -> ComposeResult:
@@ -62,6 +66,12 @@ class HomeScreen(Screen):
         self.query_one("#home-exams").border_title = "Last exams"
         self.watch(self.app, "ready", self._on_ready, init=True)
         self.watch(self.app, "bank_version", self._on_reload, init=False)
+        if getattr(self.app, "use_snapshot", False) and not self.app.ready:
+            from study.tui import snapshot
+
+            data = snapshot.load(self.app.services)
+            if data is not None:
+                self._show(data, from_snapshot=True)
 
     def on_resize(self, event: events.Resize) -> None:
         # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
@@ -74,6 +84,8 @@ class HomeScreen(Screen):
             return self._has_problems() and self.size.width >= FOOTER_ROOM_FOR_PROBLEMS
         if action == "problems_narrow":
             return self._has_problems()
+        if action == "quit":
+            return self.size.width >= FOOTER_ROOM_FOR_PROBLEMS
         return True
 
     def _has_problems(self) -> bool:
@@ -86,6 +98,11 @@ class HomeScreen(Screen):
         self.app.action_open("problems")
 
     action_problems_narrow = action_problems
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    action_quit_narrow = action_quit
 
     def on_screen_resume(self) -> None:
         # Coming back from a quiz: the figures changed.
@@ -109,23 +126,36 @@ class HomeScreen(Screen):
         from study.tui import summary
 
         data = summary.home(self.app.services)
+        if getattr(self.app, "use_snapshot", False):
+            from study.tui import snapshot
+
+            snapshot.save(self.app.services, data)  # first: the app may exit as soon as the figures show
         self.app.call_from_thread(self._show, data)
 
-    def _show(self, data: dict[str, Any]) -> None:
+    def _show(self, data: dict[str, Any], from_snapshot: bool = False) -> None:
         self.query_one("#home-countdown", Static).update(data["countdown"])
         self.query_one("#home-readiness", BarChart).set_rows(data["readiness_rows"])
         self.query_one("#home-due", Static).update(data["today"])
-        self.query_one("#home-next", Static).update(data["next"])
+        if data.get("next_rows"):
+            from study.tui.summary import next_table
+
+            self.query_one("#home-next", Static).update(next_table(data["next_rows"]))
+        else:
+            self.query_one("#home-next", Static).update(data["next"])
         heat = self.query_one("#home-heatmap", Heatmap)
         heat.set_counts(data["heatmap"], data["today_date"])
         forecast = data["forecast"] or [0]
         self.query_one("#home-forecast", Sparkline).data = forecast
         self.query_one("#home-forecast-label", Static).update(
-            f"today {forecast[0]} · this week {sum(forecast[:7])} · peak {max(forecast)}"
+            f"today {forecast[0]} · this week {sum(forecast[:7])} · peak {max(forecast)}" if any(forecast)
+            else "Nothing due yet: what you answer or rate comes back here."
         )
         self.query_one("#home-exams", Static).update(data["exams"])
         problems = self.query_one("#home-problems", Static)
         problems.update(data["problems"])
         problems.display = bool(data["problems"])
         self.refresh_bindings()
-        self.app.home_shown()
+        if from_snapshot:
+            self.app.snapshot_shown()
+        else:
+            self.app.home_shown()

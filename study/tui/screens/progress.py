@@ -18,7 +18,7 @@ from study.tui.widgets.footer import StudyFooter
 
 class ProgressScreen(Screen):
     SUB_TITLE = "Progress"
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("x", "practice_weak", "Practise weakest")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("p", "practice_weak", "Practice")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -51,6 +51,7 @@ class ProgressScreen(Screen):
 
         stats = compute_stats(services.store, services.bank, services.now())
         self.stats = stats
+        self.refresh_bindings()
         bank = services.bank
         target = bank.blueprint.exam.target_percent / 100
         r = stats.readiness
@@ -73,10 +74,15 @@ class ProgressScreen(Screen):
         )
         table = self.query_one("#progress-objectives", DataTable)
         table.clear(columns=True)
-        table.add_columns("obj", "title", "mastery", "accuracy", "answers", "seen")
+        title_w = self._title_width()
+        table.add_column("obj")
+        longest = max((len(g.title) for g in stats.objectives), default=5)
+        table.add_column("title", width=min(title_w, longest))
+        table.add_columns("mastery", "accuracy", "answers", "seen")
         for g in stats.objectives:
+            title = g.title if len(g.title) <= title_w else g.title[: title_w - 1] + "…"
             table.add_row(
-                g.id, g.title[:44], percent(g.mastery), percent(g.accuracy), str(g.attempts), f"{g.seen}/{g.total}",
+                g.id, title, percent(g.mastery), percent(g.accuracy), str(g.attempts), f"{g.seen}/{g.total}",
                 key=g.id,
             )
         forecast = [n for _d, n in stats.forecast]
@@ -99,14 +105,30 @@ class ProgressScreen(Screen):
 
         now = services.now()
         weeks = weekly_accuracy(services.store, now.date(), tz=now.tzinfo)
+        # From the first week with answers on: a new learner sees one line, not a column of empty weeks.
+        weeks = list(weeks)
+        first = next((i for i, (_m, n, _r) in enumerate(weeks) if n), len(weeks))
         acc_rows = [
             BarRow(f"week of {monday:%d %b}", right / n if n else 0.0,
                    f"{percent(right / n)} of {n}" if n else "no answers", marker=target)
-            for monday, n, right in weeks
-        ]
+            for monday, n, right in weeks[first:]
+        ] or [BarRow("no answers yet", 0.0, "practise to see it")]
         self.query_one("#progress-accuracy", BarChart).set_rows(acc_rows)
         exams = self.query_one("#progress-exams", BarChart)
         exams.set_rows(rows or [BarRow("no exams yet", 0.0, "press e on home")])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "practice_weak":  # the weakest objectives are known once something was answered
+            return self.stats is not None and self.stats.attempts > 0
+        return True
+
+    def _title_width(self) -> int:
+        # The other columns take about 46 cells (ids, percentages, counts, cell padding, the scrollbar).
+        return max(24, (self.size.width or 80) - 46)
+
+    def on_resize(self) -> None:
+        if self.stats is not None:
+            self._fill(True)
 
     def action_practice_weak(self) -> None:
         from study.tui.screens.practice import start_practice

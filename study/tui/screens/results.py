@@ -68,11 +68,13 @@ class ResultsScreen(Screen):
     SUB_TITLE = "Results"
     BINDINGS = [
         Binding("escape,q", "close", "Done"),
-        Binding("v", "review", "Review answers"),
-        Binding("m", "retake", "Retake missed"),
-        Binding("x", "practice_weak", "Practise weakest"),
+        # Each of these keys means the same on every footer: p is Practice everywhere, and m, t, v and x are
+        # taken (Mark read, Topics, the calculator's plot, Clear).
+        Binding("a", "review", "Answers"),
+        Binding("w", "retake", "Retake wrong"),
+        Binding("p", "practice_weak", "Practice"),
         Binding(REPORT_KEY, "report", "Report"),
-        Binding("t", "jump('results-times')", "Questions", show=False),
+        Binding("i", "jump('results-times')", "Timing", show=False),
     ]
 
     def __init__(self, report: Any) -> None:
@@ -231,6 +233,15 @@ class ResultsScreen(Screen):
         row = table.cursor_row if 0 <= table.cursor_row < len(questions) else 0
         q = questions[row]
         report_problem(self, q.id, context="results", session_id=self.report.session_id, position=q.position)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The section keys only earn a place in the footer when the page scrolls.
+        if action == "jump":
+            return self.query_one("#results-body").max_scroll_y > 0
+        return True
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)
 
     def action_jump(self, widget_id: str) -> None:
         widget = self.query_one(f"#{widget_id}")

@@ -19,15 +19,26 @@ from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, Choices, QuestionView
 from study.tui.widgets.markdown import ReaderMarkdown
 
+RATING_NAMES = ("Again", "Hard", "Good", "Easy")
+
+
+def recall_prompt(card: Any) -> str:
+    """The question on a card's front: the author's prompt, else one built from the heading."""
+    return card.prompt or f"Recall: {card.title}"
+
 
 class ReviewScreen(Screen):
     SUB_TITLE = "Review"
+    # Each key is listed only while it does something (check_action): 1-4 rate a card once it is shown;
+    # while a question is up the same digits pick choices, unlisted, as in practice.
     BINDINGS = [
-        *[Binding(str(n), f"key({n})", ("Again", "Hard", "Good", "Easy")[n - 1] if n <= 4 else "", show=n <= 4)
-          for n in range(1, 10)],
-        Binding("space", "reveal", "Show card"),
-        Binding("enter", "enter", "Answer / next", show=False),
-        Binding("n", "learn_new", "New cards", show=False),
+        *[Binding(str(n), f"rate({n})", RATING_NAMES[n - 1]) for n in range(1, 5)],
+        *[Binding(str(n), f"pick({n})", f"Choice {LABELS[n - 1]}", show=False) for n in range(1, 10)],
+        Binding("space", "reveal", "Show answer"),
+        Binding("enter", "reveal", "Show answer", show=False),
+        Binding("enter", "answer", "Answer / next"),
+        Binding("u", "undo", "Undo rating"),
+        Binding("l", "learn_new", "Learn new cards"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
@@ -42,6 +53,8 @@ class ReviewScreen(Screen):
         self.rated: dict[str, str] = {}
         self._shown_at = time.monotonic()
         self._bank: Any = None  # the bank this review was drawn from
+        # The last card rating, while it can still be taken back: (card id, its state before the rating).
+        self._undo: tuple[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -71,6 +84,7 @@ class ReviewScreen(Screen):
             self._finish("The progress store is not open: nothing to review.")
             return
         self._bank = bank
+        self._undo = None
         now = services.now()
         if new_cards:
             seen = store.seen_ids("card")
@@ -91,7 +105,7 @@ class ReviewScreen(Screen):
         self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
         if not self.total:
             unseen = len([c for c in bank.cards if c.id not in store.seen_ids("card")])
-            self._finish(f"Nothing is due right now. {count(unseen, 'card')} never studied: press **n** to learn some.")
+            self._finish(f"Nothing is due right now. {count(unseen, 'card')} never studied: press **l** to learn some.")
             return
         self._show()
 
@@ -107,8 +121,10 @@ class ReviewScreen(Screen):
             self.phase = "card"
             switch.current = "review-card"
             card = self._card(self.cards[self.position])
-            self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n*space to show the card*")
-            self._status(f"card {self.position + 1}/{self.total} · recall what you know, then space")
+            self.query_one("#review-card-md", Markdown).update(
+                f"## {recall_prompt(card)}\n\n*Answer in your head, then press space to see the card.*")
+            self._status(f"card {self.position + 1}/{self.total} · recall, then space")
+            self.refresh_bindings()
             return
         qi = self.position - len(self.cards)
         if self.session is not None and qi < self.session.count:
@@ -118,6 +134,7 @@ class ReviewScreen(Screen):
                 self.session.next()
             self.query_one(QuestionView).show(self.session.current, key=(self.session.id, self.session.index))
             self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
+            self.refresh_bindings()
             return
         self._finish(f"Review done: {count(self.total, 'item')}. Well done.")
 
@@ -137,34 +154,72 @@ class ReviewScreen(Screen):
         bar = self.query_one(ProgressBar)
         bar.update(total=max(1, self.total), progress=max(1, self.total) if self.total else 0)
         self._status("escape: back")
+        self.refresh_bindings()
 
     # -- actions ----------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        card_front = self.phase == "card" and not self.revealed
+        if action == "reveal":
+            return card_front
+        if action == "rate":
+            return self.phase == "card" and self.revealed
+        if action == "pick":
+            return self.phase == "question" and not self.graded
+        if action == "answer":
+            return self.phase == "question"
+        if action == "undo":
+            return self._undo is not None
+        if action == "learn_new":
+            return self.phase == "done" and self._unseen_cards() > 0
+        return True
+
+    def _unseen_cards(self) -> int:
+        store, bank = self.app.services.store, self.app.services.bank
+        if store is None or bank is None:
+            return 0
+        seen = store.seen_ids("card")
+        return sum(1 for c in bank.cards if c.id not in seen)
 
     def action_reveal(self) -> None:
         if self.phase != "card" or self.revealed:
             return
         card = self._card(self.cards[self.position])
-        self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n{card.body}")
+        # An authored prompt stays above the answer; the fallback would only repeat the heading.
+        asked = f"*{card.prompt}*\n\n" if card.prompt else ""
+        self.query_one("#review-card-md", Markdown).update(f"## {card.title}\n\n{asked}{card.body}")
         self.revealed = True
         self._status("rate: 1 again · 2 hard · 3 good · 4 easy")
+        self.refresh_bindings()
 
-    def action_key(self, n: int) -> None:
-        if self.phase == "card":
-            if not self.revealed:
-                self.action_reveal()
-                return
-            if n > 4:
-                return
-            from study.tui import actions
+    def action_rate(self, n: int) -> None:
+        if self.phase != "card" or not self.revealed:
+            return
+        from study.tui import actions
 
-            card_id = self.cards[self.position]
-            rating = RATING_KEYS[str(n)]
-            actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at,
-                              fallback=self._bank)
-            self.rated[card_id] = rating
-            self.position += 1
-            self._show()
-        elif self.phase == "question" and not self.graded:
+        card_id = self.cards[self.position]
+        before = self.app.services.store.item_state(card_id)
+        rating = RATING_KEYS[str(n)]
+        actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at, fallback=self._bank)
+        self.rated[card_id] = rating
+        self._undo = (card_id, before)
+        self.position += 1
+        self._show()
+
+    def action_undo(self) -> None:
+        """Take back the last card rating and show that card again, front first."""
+        if self._undo is None:
+            return
+        card_id, before = self._undo
+        self._undo = None
+        self.app.services.store.undo_review(card_id, before)
+        self.rated.pop(card_id, None)
+        self.position = self.cards.index(card_id)
+        self.notify(f"Rating of '{self._card(card_id).title}' undone.", timeout=2)
+        self._show()
+
+    def action_pick(self, n: int) -> None:
+        if self.phase == "question" and not self.graded:
             inst = self.session.current
             if not inst.is_numeric_typed and n - 1 < len(inst.options):
                 self.query_one(QuestionView).choices.toggle(n - 1, notify=False)
@@ -187,15 +242,16 @@ class ReviewScreen(Screen):
         else:
             self._answer(event.value)
 
-    def action_enter(self) -> None:
-        if self.phase == "card":
-            self.action_reveal()
-        elif self.phase == "question":
-            if self.graded:
-                self._next_question()
-            elif self.query_one(QuestionView).choices.picked:
-                picked = sorted(self.query_one(QuestionView).choices.picked)
-                self._answer(",".join(LABELS[i] for i in picked))
+    def action_answer(self) -> None:
+        if self.phase != "question":
+            return
+        if self.graded:
+            self._next_question()
+        elif self.query_one(QuestionView).choices.picked:
+            picked = sorted(self.query_one(QuestionView).choices.picked)
+            self._answer(",".join(LABELS[i] for i in picked))
+        else:
+            self._status("Pick a choice first (a letter or a digit), then enter.")
 
     def _answer(self, value: str) -> None:
         from study.quiz import AnswerError, SessionError
@@ -206,6 +262,8 @@ class ReviewScreen(Screen):
             self._status(f"[b]{exc}[/]")
             return
         self.graded = True
+        self._undo = None  # an answer came after the last rating: undo would reach back past it
+        self.refresh_bindings()
         self.query_one(QuestionView).show_feedback(self.session.current, grade)
         self._status("recorded: " + ("right" if grade.correct else "wrong, it comes back soon") + " · enter: next")
         self.focus()

@@ -81,6 +81,10 @@ class SettingsScreen(Screen):
         except ValueError as exc:
             msg.update(f"Exam date {exc}.")
             return
+        today = self.app.services.now().date()
+        if exam_date is not None and exam_date < today:
+            msg.update(f"{exam_date:%d %b %Y} has passed: enter the date of your next exam (or leave it empty).")
+            return
         try:
             goal = int(raw_goal) if raw_goal else 20
             retention = float(raw_ret) if raw_ret else 0.9
@@ -97,10 +101,10 @@ class SettingsScreen(Screen):
             msg.update("The progress store is not open; settings cannot be saved.")
             return
         theme = self.query_one("#set-theme", Select).value
-        store.set_setting("exam_date", exam_date)
+        store.set_setting("exam_date", exam_date.isoformat() if exam_date else None)
         store.set_setting("daily_goal", goal)
         store.set_setting("desired_retention", retention)
         store.set_setting("theme", "light" if theme == "textual-light" else "dark")
         store.set_setting(EXAM_OBJECTIVE_SETTING, self.query_one("#set-exam-objective", Select).value == "shown")
+        # Said once, on the form; a toast as well would repeat it.
         msg.update("Saved.")
-        self.notify("Settings saved.", timeout=2)

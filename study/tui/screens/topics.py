@@ -19,7 +19,7 @@ RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
 HINT = (
     "Pick a domain, objective, topic or card on the left (arrows, enter, or the mouse); **enter** on a card "
     "opens it.\n\n"
-    "- **/** search titles and text\n- **x** practise the questions of what is selected\n"
+    "- **/** search titles and text\n- **p** practise the questions of what is selected\n"
     "- **m** mark a card read, **1-4** rate it (again, hard, good, easy) for spaced review\n"
     "- **]** next card, **[** previous card\n"
     "- **\\\\** hide or show the tree to read at full width (**escape** brings it back)"
@@ -36,7 +36,7 @@ class TopicsScreen(Screen):
         Binding("backspace", "show_tree", "Back to the tree", show=False),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("backslash", "toggle_tree", "Tree", key_display="\\"),
-        Binding("x", "practice_topic", "Questions"),
+        Binding("p", "practice_topic", "Practice"),
         Binding("m", "mark_read", "Mark read"),
         Binding("1", "rate('1')", "Again", show=False),
         Binding("2", "rate('2')", "Hard", show=False),
@@ -56,6 +56,16 @@ class TopicsScreen(Screen):
         self._auto_hidden = False
         self._title = "Card"
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A key the footer offers must do something: these need a selection (or, for rating, a card).
+        if action == "practice_topic":
+            return self.selected is not None
+        if action in ("mark_read", "rate"):
+            return self.selected is not None and self.selected[0] == "card"
+        if action == "next_card":
+            return self._card_step_target(1) is not None
+        return True
+
     @property
     def reading(self) -> bool:
         """The tree is hidden and the card has the whole width."""
@@ -73,6 +83,7 @@ class TopicsScreen(Screen):
         yield StudyFooter()
 
     def on_mount(self) -> None:
+        self.add_class("-browsing")  # until a card is open, the tree's long objective titles need the room
         self._set_title("Card")
         tree = self.query_one(Tree)
         tree.show_root = False
@@ -168,6 +179,7 @@ class TopicsScreen(Screen):
                 dnode.expand()
             if not q:
                 dnode.expand()
+        self.refresh_bindings()  # "] Next card" depends on the cards the tree lists
 
     @on(Input.Changed, "#topics-search")
     def _search(self, event: Input.Changed) -> None:
@@ -199,6 +211,8 @@ class TopicsScreen(Screen):
         if not keep_scroll and (kind, ident) != self.selected:
             panel.scroll_home(animate=False)  # a new card starts at its title, not where the last one was
         self.selected = (kind, ident)
+        self.set_class(kind != "card", "-browsing")
+        self.refresh_bindings()
         self._shown_at = time.monotonic()
         if kind == "card":
             card = bank.card(ident)
@@ -219,7 +233,7 @@ class TopicsScreen(Screen):
             obj = bank.blueprint.objective(ident)
             n = len(bank.questions_for(objective=ident))
             self._set_title(f"Objective {ident}")
-            md.update(f"## {ident} {obj.title}\n\n{n} questions in the bank. Press **x** to practise them.")
+            md.update(f"## {ident} {obj.title}\n\n{n} questions in the bank. Press **p** to practise them.")
         elif kind == "domain":
             dom = next(d for d in bank.blueprint.domains if d.id == ident)
             self._set_title(f"Domain {ident}")
@@ -330,8 +344,7 @@ class TopicsScreen(Screen):
     def action_previous_card(self) -> None:
         self._step_card(-1)
 
-    def _step_card(self, step: int) -> None:
-        """Open the next (or previous) card in tree order, crossing topics; from a topic, its first card."""
+    def _tree_cards(self) -> list[tuple[str, str]]:
         cards: list[tuple[str, str]] = []
 
         def walk(node: Any) -> None:
@@ -341,8 +354,16 @@ class TopicsScreen(Screen):
                 walk(child)
 
         walk(self.query_one(Tree).root)
+        return cards
+
+    def _card_step_target(self, step: int) -> tuple[str, str] | None:
+        """The card ``step`` away in tree order, crossing topics (from a topic, its first card); None at
+        either end."""
+        if not self.is_mounted or self.app.services.bank is None:
+            return None
+        cards = self._tree_cards()
         if not cards:
-            return
+            return None
         selected = self.selected
         if selected in cards:
             index = cards.index(selected) + step
@@ -351,8 +372,13 @@ class TopicsScreen(Screen):
             index = firsts[0] if firsts else 0
         else:
             index = 0 if step > 0 else len(cards) - 1
-        if not 0 <= index < len(cards):
+        return cards[index] if 0 <= index < len(cards) else None
+
+    def _step_card(self, step: int) -> None:
+        """Open the next (or previous) card in tree order."""
+        target = self._card_step_target(step)
+        if target is None:
             self.notify("No more cards this way.", timeout=2)
             return
-        self.show(*cards[index])
-        self._move_cursor_to(cards[index])
+        self.show(*target)
+        self._move_cursor_to(target)

@@ -35,6 +35,21 @@ class BarRow:
     value: str
     marker: float | None = None
     style: str = ""
+    # Kept whole when the label is shortened to fit, e.g. a domain's weight "(38%)" after its name.
+    suffix: str = ""
+
+    @property
+    def full_label(self) -> str:
+        return f"{self.label} {self.suffix}" if self.suffix else self.label
+
+    def fitted_label(self, width: int) -> str:
+        full = self.full_label
+        if len(full) <= width:
+            return full
+        if self.suffix and width > len(self.suffix) + 2:
+            room = width - len(self.suffix) - 1
+            return self.label[: room - 1] + "… " + self.suffix
+        return full[: width - 1] + "…"
 
 
 class BarChart(Static):
@@ -63,15 +78,14 @@ class BarChart(Static):
         if not self._rows:
             return Text("")
         width = max(self.content_size.width, 20)
-        label_w = min(max(len(r.label) for r in self._rows), max(10, width // 2))
+        label_w = min(max(len(r.full_label) for r in self._rows), max(10, width // 2))
         value_w = max(len(r.value) for r in self._rows)
         bar_w = max(6, width - label_w - value_w - 3)
         out = Text(no_wrap=True, overflow="ellipsis")
         for i, row in enumerate(self._rows):
             if i:
                 out.append("\n")
-            label = row.label if len(row.label) <= label_w else row.label[: label_w - 1] + "…"
-            out.append(label.ljust(label_w) + " ")
+            out.append(row.fitted_label(label_w).ljust(label_w) + " ")
             out.append_text(bar(row.fraction, bar_w, style=row.style or "green", marker=row.marker))
             out.append(" " + row.value.rjust(value_w))
         return out
