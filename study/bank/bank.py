@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from study import paths
+from study.paths import resolved
 from study.bank.load import (
     Diagnostic,
     QUESTION_SUFFIXES,
@@ -120,7 +121,6 @@ def display_path(path: Path) -> str:
     return str(resolved(Path(path)) if os.path.exists(path) else Path(path).absolute())
 
 
-from study.paths import resolved  # noqa: E402 (kept importable from here for the bank's callers)
 
 
 _shown = display_path
