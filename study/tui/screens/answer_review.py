@@ -13,7 +13,6 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from study.tui.format import _md_escape
 from study.tui.format import clock as fmt_clock
 from study.tui.screens.report_problem import REPORT_KEY, report_problem
 from study.tui.widgets.footer import StudyFooter
@@ -45,13 +44,13 @@ def review_markdown(q: Any, objective_title: str = "", *, blank_is_wrong: bool =
         lines.append("**Your answer:** none")
     elif picks:
         lines.append("**Your answer:**")
-        lines.extend(f"- {c.label}) {_md_escape(c.text)}" for c in picks)
+        lines.extend(f"- {c.label}) {c.text}" for c in picks)
     else:
         lines.append(f"**Your answer:** `{q.given_display or q.given}`")
     right = [c for c in q.choices if c.correct]
     if right:
         lines.append("\n**Right answer:**")
-        lines.extend(f"- {c.label}) {_md_escape(c.text)}" for c in right)
+        lines.extend(f"- {c.label}) {c.text}" for c in right)
     else:
         lines.append(f"\n**Right answer:** `{q.expected_display}`")
     if q.message and not q.choices:
@@ -62,7 +61,7 @@ def review_markdown(q: Any, objective_title: str = "", *, blank_is_wrong: bool =
             mark = "✔" if c.correct else "✘"
             you = " *(your pick)*" if c.picked else ""
             why = f": {c.why}" if c.why else ""
-            lines.append(f"- {mark} **{c.label})** {_md_escape(c.text)}{you}{why}")
+            lines.append(f"- {mark} **{c.label})** {c.text}{you}{why}")
     if q.matched_distractor_why and not q.choices:
         lines.append(f"\n*The mistake behind your answer:* {q.matched_distractor_why}")
     if q.derivation:
