@@ -57,7 +57,7 @@ async def test_settings_say_what_is_wrong_with_an_exam_date(make_app, store):
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        await pilot.press("s")
+        await pilot.press("comma")
         await settle(pilot, app)
         app.screen.query_one("#set-exam-date", Input).value = "2027-13-45"
         await pilot.press("ctrl+s")
@@ -391,7 +391,8 @@ async def test_review_session_rates_due_cards_and_moves_their_schedule(make_app,
         await settle(pilot, app)
         screen = app.screen
         assert screen.phase == "card" and screen.cards == [card_id]
-        assert "Nested sets" in markdown_of(app, "#review-card-md")
+        # The front asks the card's recall prompt; the card itself is the answer.
+        assert "How are AI, machine learning and deep learning nested?" in markdown_of(app, "#review-card-md")
         assert "Deep learning is the subset" not in markdown_of(app, "#review-card-md")
         await pilot.press("space")
         await settle(pilot, app)

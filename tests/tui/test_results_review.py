@@ -337,7 +337,7 @@ async def test_enter_on_a_question_row_reviews_that_question(make_app, clock):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         await finish_exam(pilot, app, "rw-rw")
-        await pilot.press("t", "down", "down", "enter")
+        await pilot.press("i", "down", "down", "enter")
         await settle(pilot, app)
         assert isinstance(app.screen, AnswerReviewScreen)
         assert app.screen.filter == "all" and app.screen.current.position == 3

@@ -59,9 +59,9 @@ async def test_the_front_asks_the_prompt_and_the_back_shows_the_card(make_app, s
 
 
 async def test_without_a_prompt_the_front_asks_from_the_heading(make_app, store, bank, clock):
-    assert bank.card(CARD).prompt is None
+    bank = with_prompt(bank, CARD, None)  # lint requires a prompt, but a card served without one still works
     due(store, bank, clock)
-    app = make_app()
+    app = make_app(bank=bank)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         await pilot.press("r")

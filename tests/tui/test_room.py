@@ -124,7 +124,7 @@ async def test_help_and_the_exam_review_tell_how_to_jump_to_a_question(make_app)
         session = app.screen.session
         await pilot.press("r")
         await settle(pilot, app)
-        assert "Type a question's number" in "\n".join(screen_lines(app))
+        assert "type its number" in "\n".join(screen_lines(app))
         await pilot.press("9", "enter")  # there is no question 9: the dialog says so and stays
         await settle(pilot, app)
         assert type(app.screen).__name__ == "ReviewBeforeSubmit"

@@ -33,9 +33,18 @@ class Figure:
     shown: str = ""  # the value as displayed, when it reads better than the result's own display
 
 
+GPU_LABEL_WIDTH = 32
+
+
 def gpu_label(name: str) -> str:
-    """The catalog's name without the maker every entry shares: the list stays one line per GPU."""
-    return name.removeprefix("NVIDIA ")
+    """The catalog's name without the maker every entry shares, and without its parenthesis or trailing words
+    where it would not fit: the list stays one line per GPU at 80 columns."""
+    label = name.removeprefix("NVIDIA ")
+    if len(label) > GPU_LABEL_WIDTH and " (" in label:
+        label = label.split(" (", 1)[0]
+    if len(label) > GPU_LABEL_WIDTH:
+        label = label[:GPU_LABEL_WIDTH - 1].rsplit(" ", 1)[0] + "…"
+    return label
 
 
 def gpu_count(n: int) -> str:

@@ -310,20 +310,10 @@ class ExamScreen(QuizScreen):
 
     def show_current(self) -> None:
         super().show_current()
+        self.refresh_bindings()
         if self.session.index + 1 == self.session.count:
             self.set_status("Last question: r reviews and submits.")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer offers only what works here: Clear once there is an answer to clear (hidden before);
-        Next and Prev dimmed at the last and first question."""
-        s = self.session
-        if action == "clear":
-            return s.answers[s.index] is not None
-        if action == "next" and s.index + 1 >= s.count:
-            return None
-        if action == "previous" and s.index == 0:
-            return None
-        return True
 
     # -- actions ----------------------------------------------------------------------------------------
 
@@ -383,15 +373,14 @@ class ExamScreen(QuizScreen):
             self.show_current()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "previous":  # nothing before the first question: not offered there
-            return self.session.index > 0
-        if action == "clear":  # only an answer given can be cleared
-            return self.session.answers[self.session.index] is not None
+        """The footer offers only what acts here (a key shown must work): no Prev on the first question, Clear
+        only once there is an answer to clear. Next stays on the last question, where it says how to submit."""
+        s = self.session
+        if action == "previous":
+            return s.index > 0
+        if action == "clear":
+            return s.answers[s.index] is not None
         return True
-
-    def show_current(self) -> None:
-        super().show_current()
-        self.refresh_bindings()
 
     def action_toggle_navigator(self) -> None:
         nav = self.query_one("#exam-nav", Navigator)

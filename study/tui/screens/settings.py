@@ -77,7 +77,7 @@ class SettingsScreen(Screen):
         raw_goal = self.query_one("#set-daily-goal", Input).value.strip()
         raw_ret = self.query_one("#set-retention", Input).value.strip()
         try:
-            exam_date = read_date(raw_date).isoformat() if raw_date else None
+            exam_date = read_date(raw_date) if raw_date else None
         except ValueError as exc:
             msg.update(f"Exam date {exc}.")
             return
