@@ -83,19 +83,9 @@ def render(stats, console=None) -> None:
         f"new {stats.new_items}; {count(stats.attempts, 'answer')} and {count(stats.reviews, 'card review')} "
         f"recorded; {count(len(stats.exam_history), 'exam')} taken."
     )
-    sync = sync_line(stats.settings)
+    from study.interop.sync import status_line
+
+    sync = status_line(stats.settings)
     if sync:
         console.print(sync, markup=False)
     console.print(f"[dim]How: {r.method}[/dim]")
-
-
-def sync_line(settings: dict) -> str | None:
-    """Where the learner's statements go and how the last sync went; None when no LRS is set."""
-    endpoint = settings.get("lrs_endpoint")
-    if not endpoint:
-        return None
-    last = settings.get("lrs_last_sync") or "never"
-    auto = "on" if settings.get("lrs_auto_sync") else "off"
-    line = f"LRS {endpoint}: last sync {last}, automatic sync {auto}"
-    error = settings.get("lrs_last_error")
-    return f"{line}; last failure {error}" if error else line

@@ -119,3 +119,16 @@ def auto_sync(db: Path, bank: Any = None) -> tuple[bool, str] | None:
         return False, (f"Synced {report.count_sent()}; {count(len(report.outcome.conflicts), 'statement')} in "
                        "conflict with the LRS (see `study sync`)")
     return True, f"Synced {report.count_sent()} to the LRS"
+
+
+def status_line(settings: Mapping[str, Any]) -> str | None:
+    """Where the learner's statements go and how the last sync went (``study stats``, Settings); None when no
+    LRS is set."""
+    endpoint = settings.get("lrs_endpoint")
+    if not endpoint:
+        return None
+    last = settings.get("lrs_last_sync") or "never"
+    auto = "on" if settings.get("lrs_auto_sync") else "off"
+    line = f"LRS {endpoint}: last sync {last}, automatic sync {auto}"
+    error = settings.get("lrs_last_error")
+    return f"{line}; last failure {error}" if error else line

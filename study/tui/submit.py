@@ -40,9 +40,8 @@ def submit_now_save_later(app: Any, session: Any) -> Any:
         report = session.submit()
     finally:
         session.store = store
-    if deferred.queued:
-        app.run_worker(lambda: _replay(app, store, deferred.queued), thread=True, group="save-results",
-                       exit_on_error=False)
+    app.run_worker(lambda: _replay(app, store, deferred.queued), thread=True, group="save-results",
+                   exit_on_error=False)
     return report
 
 
@@ -52,3 +51,19 @@ def _replay(app: Any, store: Any, queued: list[tuple[str, tuple, dict]]) -> None
             getattr(store, name)(*args, **kwargs)
     except Exception as exc:  # a full disk must not take the app down; the learner is told what was lost
         app.call_from_thread(app.notify, f"The results could not be saved: {exc}", severity="error", timeout=10)
+        return
+    sync_after_a_set(app, store)
+
+
+def sync_after_a_set(app: Any, store: Any) -> None:
+    """The learner's automatic sync to their LRS, when they turned it on (``study settings lrs_auto_sync
+    on``): in this worker thread, after the set's writes, so the screen never waits for the network."""
+    from study.interop.sync import auto_sync
+
+    path = getattr(store, "path", None)
+    if path is None:
+        return
+    outcome = auto_sync(path, bank=getattr(getattr(app, "services", None), "bank", None))
+    if outcome is not None:
+        ok, message = outcome
+        app.call_from_thread(app.notify, message, severity="information" if ok else "warning", timeout=6)

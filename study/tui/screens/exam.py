@@ -91,15 +91,21 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
                 app.push_screen(ResultsScreen(session.report))
             else:
                 app.push_screen(ExamScreen(session))
-        elif answer == "discard":
-            services.store.discard_session(session_id)
-            app.notify("The interrupted exam was discarded; its answers stay recorded.")
+        elif answer == "count":
+            # An abandoned exam is resumed or counted, never dropped: its blanks count wrong in its own score
+            # (and nowhere else), as on the real exam.
+            from study.tui.screens.results import ResultsScreen
+
+            session.resume()
+            if not session.finished:
+                session.submit()
+            app.push_screen(ResultsScreen(session.report))
 
     app.push_screen(
         ChoiceDialog(
             "Resume exam?",
             body,
-            [("resume", "Resume", "y"), ("later", "Not now", "n"), ("discard", "Discard", "d")],
+            [("resume", "Resume", "y"), ("later", "Not now", "n"), ("count", "Submit as it is", "c")],
             cancel="later",
         ),
         chosen,
@@ -319,6 +325,7 @@ class ExamScreen(QuizScreen):
 
     def _act(self, fn, *args) -> Any:
         """Run a session action; the deadline may have passed, in which case the session already submitted."""
+        from study.progress import StoreError
         from study.quiz import AnswerError, SessionError, TimeUp
 
         try:
@@ -330,6 +337,9 @@ class ExamScreen(QuizScreen):
             self.set_status(f"[b]{exc}[/]")
         except SessionError as exc:
             self.set_status(str(exc))
+        except StoreError as exc:  # a full disk: the exam goes on in memory; the last saved state resumes
+            self.notify(f"Could not save to your progress ({exc}); the exam goes on.", severity="error",
+                        timeout=8)
         return None
 
     def on_picks(self, picked: tuple[int, ...], submit: bool) -> None:

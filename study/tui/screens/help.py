@@ -29,6 +29,8 @@ IN_FLOW = [
     ("Exam (questions)", "exam", "ExamScreen"),
     ("Exam review", "exam", "ReviewBeforeSubmit"),
     ("Results", "results", "ResultsScreen"),
+    ("Review answers", "answer_review", "AnswerReviewScreen"),
+    ("Report a problem", "report_problem", "ReportDialog"),
 ]
 
 
@@ -62,6 +64,11 @@ def _key_table() -> str:
             found.insert(0, "`1`-`9` or `a`-`e` pick a choice (multi: toggle)")
         if cls.__name__ == "ExamScreen":
             found.append("to jump to a question: `r`, type its number, `enter`")
+            found.append("as on the real exam, a question does not say which objective it tests (Settings, "
+                         "*Objective during an exam*, shows it)")
+        if cls.__name__ in ("PracticeScreen", "ExamScreen", "ResultsScreen", "AnswerReviewScreen"):
+            found.append("`R` (shift+r) reports a problem with the question on screen: wrong key, unclear, "
+                         "outdated, or your own words; `study reports` lists them")
         if cls.__name__ == "ReviewBeforeSubmit":
             found.append("type a question's number and `enter` to go back to it")
         if found:

@@ -371,6 +371,7 @@ class PracticeScreen(QuizScreen):
         return True
 
     def _answer(self, value: str) -> None:
+        from study.progress import StoreError
         from study.quiz import AnswerError, SessionError
 
         try:
@@ -381,6 +382,11 @@ class PracticeScreen(QuizScreen):
         except SessionError as exc:
             self.set_status(str(exc))
             return
+        except StoreError as exc:  # graded, but a full disk kept it out of the record: say so and go on
+            self.notify(f"Could not save this answer to your progress ({exc}).", severity="error", timeout=8)
+            grade = self.session.grade()
+            if grade is None:
+                return
         self.grades[self.session.index] = grade
         self.view.show_feedback(self.session.current, grade)
         last = self.session.index + 1 >= self.session.count

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,6 +41,7 @@ class SettingsScreen(Screen):
         with Horizontal(id="settings-buttons"):
             yield Button("Save (ctrl+s)", id="settings-save", variant="primary", compact=True)
         yield Static("", id="settings-message")
+        yield Static("", id="settings-lrs")
         yield StudyFooter()
 
     def on_mount(self) -> None:
@@ -60,6 +62,12 @@ class SettingsScreen(Screen):
             self.query_one("#set-theme", Select).value = theme
         shown = bool(s.setting(EXAM_OBJECTIVE_SETTING, False))
         self.query_one("#set-exam-objective", Select).value = "shown" if shown else "hidden"
+        from study.interop.sync import status_line
+
+        keys = ("lrs_endpoint", "lrs_last_sync", "lrs_auto_sync", "lrs_last_error")
+        lrs = status_line({k: s.setting(k, None) for k in keys})
+        # Set with `study settings lrs_endpoint URL`; shown here so the learner sees whether syncing works.
+        self.query_one("#settings-lrs", Static).update(Text(lrs or "", style="dim"))
 
     @on(Select.Changed, "#set-theme")
     def _preview_theme(self, event: Select.Changed) -> None:
