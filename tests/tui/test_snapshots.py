@@ -113,7 +113,7 @@ async def results(pilot: Any) -> None:
 async def answer_review(pilot: Any) -> None:
     await results.__wrapped__(pilot)
     await settle(pilot, pilot.app)
-    await pilot.press("v")
+    await pilot.press("a")
 
 
 @scenario

@@ -123,7 +123,7 @@ class ResultsScreen(Screen):
             f"{verdict}{timed}\n"
             f"Time {fmt_clock(r.seconds)} · {per_q:.0f} s per question (exam pace 72 s)\n"
             f"[dim]{UNOFFICIAL}[/]\n"
-            "[b]v[/] review answers · [b]m[/] retake missed · [b]x[/] practise the weakest objective"
+            "[b]a[/] review answers · [b]w[/] retake wrong · [b]p[/] practise the weakest objective"
         )
 
     def _domain_rows(self) -> list[BarRow]:
@@ -150,7 +150,7 @@ class ResultsScreen(Screen):
             frac = t.correct / t.total if t.total else 0.0
             name = Text(t.name or "")
             if oid == weakest:
-                name.append("  ← weakest: x practises it")
+                name.append("  ← weakest: p practises it")
                 name.stylize("b")
             table.add_row(Text(oid, style="b" if oid == weakest else ""), bar(frac, 10, marker=target),
                           f"{t.correct}/{t.total}", name)
