@@ -16,7 +16,7 @@ from textual.widgets import ContentSwitcher, Header, Input, Markdown, ProgressBa
 from study.text import count
 from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.footer import StudyFooter
-from study.tui.widgets.question import LABELS, Choices, QuestionView
+from study.tui.widgets.question import LABELS, NO_PICK_HINT, Choices, QuestionView
 from study.tui.widgets.markdown import ReaderMarkdown
 
 RATING_NAMES = ("Again", "Hard", "Good", "Easy")
@@ -234,6 +234,8 @@ class ReviewScreen(Screen):
             return
         if event.submit and event.picked:
             self._answer(",".join(LABELS[i] for i in event.picked))
+        elif event.submit:  # enter with nothing picked records nothing, and says how to pick
+            self._status(NO_PICK_HINT)
 
     @on(Input.Submitted, "#q-number")
     def _typed(self, event: Input.Submitted) -> None:
@@ -251,7 +253,7 @@ class ReviewScreen(Screen):
             picked = sorted(self.query_one(QuestionView).choices.picked)
             self._answer(",".join(LABELS[i] for i in picked))
         else:
-            self._status("Pick a choice first (a letter or a digit), then enter.")
+            self._status(NO_PICK_HINT)
 
     def _answer(self, value: str) -> None:
         from study.quiz import AnswerError, SessionError
