@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,15 +21,11 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from study.paths import default_db_path
-    from study.progress import StoreError, open_store
+    from study.progress import open_store
     from study.progress.reports import KIND_LABELS, list_reports
 
-    try:
-        store = open_store(default_db_path(args.db))
-    except StoreError as exc:
-        print(f"study: error: {exc}", file=sys.stderr)
-        return 1
-    with store:
+    # A store that cannot be opened is one error line from cli.main, as for every command.
+    with open_store(default_db_path(args.db)) as store:
         reports = list_reports(store, args.question)
     if args.json:
         print(json.dumps([r.to_dict() for r in reports], ensure_ascii=False, indent=2))

@@ -370,12 +370,7 @@ def _interaction(question: Any, inst: Any, given: str, correct: bool, session: _
         if given in ("T", "F"):
             response = "true" if given == "T" else "false"
     else:
-        key = inst.numeric
-        definition["interactionType"] = "numeric"
-        low, high = key.value - _half_width(key), key.value + _half_width(key)
-        definition["correctResponsesPattern"] = [f"{number_text(low)}[:]{number_text(high)}"]
-        extensions[f"{ext}/unit"] = key.unit
-        extensions[f"{ext}/tolerance"] = key.tolerance
+        low, high = _numeric_definition(inst.numeric, definition, extensions, ext)
         text: str | None = given or None
         if given and _LETTERS.match(given):  # asked as multiple choice (exam): the picked option is a number
             picked = stored or _picked_texts(session, question.id, given)
@@ -384,6 +379,17 @@ def _interaction(question: Any, inst: Any, given: str, correct: bool, session: _
             response = _numeric_response(inst, text, correct, low, high)
     definition["extensions"] = extensions
     return _Interaction(definition, response)
+
+
+def _numeric_definition(key: Any, definition: dict[str, Any], extensions: dict[str, Any],
+                        ext: str) -> tuple[float, float]:
+    """A numeric interaction's accepted range, unit and tolerance, the same from the bank or as shown."""
+    definition["interactionType"] = "numeric"
+    low, high = key.value - _half_width(key), key.value + _half_width(key)
+    definition["correctResponsesPattern"] = [f"{number_text(low)}[:]{number_text(high)}"]
+    extensions[f"{ext}/unit"] = key.unit
+    extensions[f"{ext}/tolerance"] = key.tolerance
+    return low, high
 
 
 def _interaction_as_shown(shown: Mapping[str, Any], qid: str, given: str, correct: bool,
@@ -419,12 +425,7 @@ def _interaction_as_shown(shown: Mapping[str, Any], qid: str, given: str, correc
             response = "true" if given == "T" else "false"
     else:
         inst = shown_instance(dict(shown), qid)
-        key = inst.numeric
-        definition["interactionType"] = "numeric"
-        low, high = key.value - _half_width(key), key.value + _half_width(key)
-        definition["correctResponsesPattern"] = [f"{number_text(low)}[:]{number_text(high)}"]
-        extensions[f"{ext}/unit"] = key.unit
-        extensions[f"{ext}/tolerance"] = key.tolerance
+        low, high = _numeric_definition(inst.numeric, definition, extensions, ext)
         text: str | None = given or None
         if given and _LETTERS.match(given) and choices:  # asked as multiple choice: the picked option is a number
             text = str(choices[picked[0]]["text"]) if len(picked) == 1 else None
