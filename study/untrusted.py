@@ -17,6 +17,8 @@ _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if code == 0x0D:
+        return "\\r"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
