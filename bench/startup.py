@@ -8,10 +8,13 @@ file named by ``STUDY_TUI_BENCH`` and then exits).
    ("first") and to the home screen filled with the bank and store figures ("ready"), against a minimal
    Textual app (Header, Static, Footer) to its first paint. Aim: first <= 1.3x the minimal app, ready <= 1.6x.
 2. The same app on a generated 10,000-question bank. Aim: first <= 1.5x.
-3. Key press to next question painted, in an exam in the real terminal: median and p90 over N presses of
+3. Commands that start no app: ``study --help`` against ``python -c pass`` (aim <= 4x) and ``study calc
+   kv-cache --json`` against ``python -c "import numpy"`` (aim <= 1x: the calculator needs numbers, not the store,
+   the bank or the network client). A command imports only what it runs.
+4. Key press to next question painted, in an exam in the real terminal: median and p90 over N presses of
    ``n``, detected when the new "k/50" position appears in the terminal output. Aim: median under 50 ms.
 
-    python bench/startup.py [--runs 7] [--keys 40] [--skip-10k]
+    python bench/startup.py [--runs 7] [--keys 40] [--skip-10k] [--only-commands]
 """
 
 from __future__ import annotations
@@ -221,6 +224,35 @@ def compare(label: str, argv: list[str], baseline_argv: list[str], tmp: Path, ru
     print(f"  the same without a home snapshot   {cr * 1e3:7.0f} ms   {cr / mb:5.2f}x   (first paint {cf / mb:.2f}x)")
 
 
+def timed_command(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.monotonic_ns()
+    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return (time.monotonic_ns() - t0) / 1e9
+
+
+def command_ratios(tmp: Path, runs: int) -> None:
+    """Whole-process times of commands that start no app, interleaved with their baselines, medians."""
+    env = env_for(tmp, tmp / "unused-mark.txt")
+    env.pop("STUDY_TUI_BENCH")
+    rows = [
+        ("study --help", [STUDY, "--help"], "python -c pass", [PY, "-c", "pass"], 4.0),
+        ("study calc kv-cache --json", [STUDY, "calc", "kv-cache", "--model", "llama-2-70b", "--seq-len", "4096",
+                                        "--json"], "python -c 'import numpy'", [PY, "-c", "import numpy"], 1.0),
+    ]
+    print(f"Commands without the app (median of {runs}, whole process)")
+    for label, argv, base_label, base_argv, aim in rows:
+        timed_command(argv, env)
+        timed_command(base_argv, env)
+        mine, base = [], []
+        for _ in range(runs):
+            base.append(timed_command(base_argv, env))
+            mine.append(timed_command(argv, env))
+        m, b = statistics.median(mine), statistics.median(base)
+        ok = "ok" if m / b <= aim else "ABOVE AIM"
+        print(f"  {label:<28} {m * 1e3:6.0f} ms  against {base_label} {b * 1e3:5.0f} ms: {m / b:5.2f}x   "
+              f"aim <= {aim:g}x: {ok}")
+
+
 def key_latency(tmp: Path, presses: int) -> None:
     """Median time from pressing ``n`` in an exam to the next question's position being painted."""
     env = env_for(tmp, tmp / "keys-mark.txt")
@@ -260,11 +292,15 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=10_000, help="size of the generated bank")
     ap.add_argument("--skip-10k", action="store_true")
     ap.add_argument("--skip-keys", action="store_true", help="leave out the key-latency measurement")
+    ap.add_argument("--only-commands", action="store_true", help="only the commands that start no app")
     args = ap.parse_args()
     if not STUDY:
         sys.exit("bench: the `study` command is not installed in this environment")
     with tempfile.TemporaryDirectory(prefix="study-bench-") as tmpdir:
         tmp = Path(tmpdir)
+        command_ratios(tmp, args.runs)
+        if args.only_commands:
+            return
         minimal = tmp / "minimal_app.py"
         minimal.write_text(MINIMAL_APP)
         baseline = [PY, str(minimal)]

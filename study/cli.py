@@ -12,7 +12,9 @@ import importlib
 import sys
 from typing import Sequence
 
-# Order here is the order shown by ``study --help``.
+# Order here is the order shown by ``study --help``. Each module registers the command of its own name
+# (``import_`` registers ``import``), so a command line that names one builds only that parser; a module may
+# register more commands, which the full parser (built when the name is not a module's) finds.
 COMMAND_MODULES = (
     "tui",
     "quiz",
@@ -59,7 +61,29 @@ class StudyParser(argparse.ArgumentParser):
             raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Top-level options and whether each takes a value: enough to find the command word without argparse.
+_GLOBAL_OPTIONS = {"--db": True, "--no-watch": False}
+
+
+def wanted_modules(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command modules a command line needs: only the named command's (``study calc ...`` imports no
+    other command module and so none of their dependencies), none for the bare app, all for ``--help`` or a
+    word that is not a command (argparse then lists them, with its "did you mean")."""
+    words = iter(argv)
+    for word in words:
+        option = word.split("=", 1)[0]
+        if option in _GLOBAL_OPTIONS:
+            if _GLOBAL_OPTIONS[option] and "=" not in word:
+                next(words, None)
+            continue
+        if word.startswith("-"):
+            return COMMAND_MODULES
+        mine = tuple(m for m in COMMAND_MODULES if m.rstrip("_") == word)
+        return mine or COMMAND_MODULES
+    return ()
+
+
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     from study import __version__
 
     parser = StudyParser(
@@ -81,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="app: do not reload question and card files when they change (also STUDY_WATCH=0)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in modules:
         try:
             module = importlib.import_module(f"study.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -94,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser = build_parser(wanted_modules(argv))
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:

@@ -253,7 +253,7 @@ class Expr:
             return text, text
 
     # -- the evaluator: every node type here was admitted by _check ------------------------------------
-    def _eval(self, node: ast.AST, env: dict[str, Any], steps: list[Step]) -> Any:
+    def _eval(self, node: ast.AST, env: dict[str, Any], steps: Steps) -> Any:
         try:
             return self._eval_inner(node, env, steps)
         except ExprError:
@@ -263,10 +263,14 @@ class Expr:
             msg = "division by zero" if isinstance(exc, ZeroDivisionError) else str(exc)
             raise ExprError(msg, self._offset(node)) from None
 
-    def _eval_inner(self, node: ast.AST, env: dict[str, Any], steps: list[Step]) -> Any:
+    def _eval_inner(self, node: ast.AST, env: dict[str, Any], steps: Steps) -> Any:
         if isinstance(node, ast.Constant):
             v = node.value
-            return v if isinstance(v, (str, bool)) else Quantity(float(v), ONE)
+            if isinstance(v, (str, bool)):
+                return v
+            if isinstance(v, (int, float)):
+                return Quantity(float(v), ONE)
+            raise ExprError(f"constant {v!r} is not allowed", self._offset(node))  # compile refuses it first
         if isinstance(node, ast.Name):
             v = env[node.id]
             if isinstance(v, bool) or isinstance(v, str) or isinstance(v, Quantity):
@@ -342,13 +346,13 @@ class Expr:
         if isinstance(a, str) or isinstance(b, str):
             if not isinstance(op, (ast.Eq, ast.NotEq)):
                 raise ExprError("text can only be compared with == or !=", self._offset(node))
-            return (a == b) if isinstance(op, ast.Eq) else (a != b)
+            return bool(a == b) if isinstance(op, ast.Eq) else bool(a != b)
         qa, qb = self._need_q(node, a, "a comparison"), self._need_q(node, b, "a comparison")
         if qa.dim != qb.dim:
             raise DimensionError("cannot compare values of different kinds")
         x, y = qa.value, qb.value
-        return {ast.Eq: x == y, ast.NotEq: x != y, ast.Lt: x < y, ast.LtE: x <= y, ast.Gt: x > y,
-                ast.GtE: x >= y}[type(op)]
+        return bool({ast.Eq: x == y, ast.NotEq: x != y, ast.Lt: x < y, ast.LtE: x <= y, ast.Gt: x > y,
+                     ast.GtE: x >= y}[type(op)])
 
     def _truth(self, node: ast.AST, v: Any) -> bool:
         if isinstance(v, bool):
@@ -364,9 +368,10 @@ class Expr:
             return Quantity(1.0 if v else 0.0, ONE)
         raise ExprError(f"{_kind(v)} cannot be used in {what}", self._offset(node))
 
-    def _call(self, node: ast.Call, env: dict[str, Any], steps: list[Step]) -> Any:
+    def _call(self, node: ast.Call, env: dict[str, Any], steps: Steps) -> Any:
         args = [self._eval(a, env, steps) for a in node.args]
-        kwargs = {k.arg: self._eval(k.value, env, steps) for k in node.keywords}
+        # ``**x`` has no name (arg None); compile refuses it, so every keyword here is named.
+        kwargs = {str(k.arg): self._eval(k.value, env, steps) for k in node.keywords}
         if isinstance(node.func, ast.Attribute):  # gpu(g).peak('bf16')
             obj = self._eval(node.func.value, env, steps)
             if (type(obj), node.func.attr) not in _METHODS:
@@ -376,7 +381,9 @@ class Expr:
             if not isinstance(dtype, str):
                 raise ExprError("peak() takes a dtype name such as 'bf16'", self._offset(node))
             return obj.peak(dtype, bool(self._truth(node, sparse)) if not isinstance(sparse, bool) else sparse)
-        name = node.func.id  # type: ignore[union-attr]
+        if not isinstance(node.func, ast.Name):  # compile allows only name(...) and obj.method(...)
+            raise ExprError("only calculator functions can be called", self._offset(node))
+        name = node.func.id
         if name in _CATALOG_FUNCS:
             if len(args) != 1 or kwargs:
                 raise ExprError(f"{name}() takes one id, like {name}('...')", self._offset(node))
@@ -396,7 +403,7 @@ class Expr:
         steps.add(lambda: result.steps)
         return result.quantity
 
-    def __reduce__(self):  # compiled Exprs pickle by source (process pools in lint)
+    def __reduce__(self) -> tuple[Any, tuple[str]]:  # compiled Exprs pickle by source (process pools in lint)
         return (compile_expr, (self.src,))
 
 

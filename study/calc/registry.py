@@ -17,7 +17,7 @@ import inspect
 import math
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from study.calc.units import ONE, Dim, DimensionError, Quantity, dimension_name, format_quantity, parse_quantity, parse_unit
 
@@ -40,7 +40,7 @@ class Step(NamedTuple):
 QUIET: ContextVar[bool] = ContextVar("study_calc_quiet", default=False)
 
 
-class Steps(list):
+class Steps(list[Step]):
     """A list of ``Step`` filled on first use from callables that produce them."""
 
     __slots__ = ("_pending",)
@@ -58,7 +58,7 @@ class Steps(list):
             for src in pending:
                 list.extend(self, src())
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Step]:
         self._fill()
         return list.__iter__(self)
 
@@ -66,7 +66,7 @@ class Steps(list):
         self._fill()
         return list.__len__(self)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i: Any) -> Any:
         self._fill()
         return list.__getitem__(self, i)
 
@@ -82,11 +82,11 @@ class Steps(list):
         self._fill()
         return list.__repr__(self)
 
-    def append(self, step: Step) -> None:  # type: ignore[override]
+    def append(self, step: Step) -> None:
         self._fill()
         list.append(self, step)
 
-    def extend(self, steps) -> None:  # type: ignore[override]
+    def extend(self, steps: Iterable[Step]) -> None:
         if isinstance(steps, Steps):
             self._fill()
             self._pending.extend(steps._pending)
@@ -101,7 +101,8 @@ class Steps(list):
 def explained(body: Callable[[], Any]) -> list[Step]:
     token = QUIET.set(False)
     try:
-        return body()[1]
+        steps: list[Step] = body()[1]
+        return steps
     finally:
         QUIET.reset(token)
 
@@ -124,7 +125,7 @@ class Result:
     def steps(self) -> list[Step]:
         if callable(self._steps):
             self._steps = self._steps()
-        return self._steps  # type: ignore[return-value]
+        return self._steps
 
     @property
     def quantity(self) -> Quantity:

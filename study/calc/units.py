@@ -14,18 +14,20 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 _AXES = ("B", "FLOP", "s", "token", "GPU", "J", "kgCO2e", "USD")
 
 
-_OPS: dict[tuple, "Dim"] = {}  # products and quotients already built: expressions combine the same few
+_OPS: dict[tuple[tuple[int, ...], tuple[int, ...], int], Dim] = {}  # products and quotients already built: expressions combine the same few
 
 
 class Dim:
     """An immutable vector of integer exponents over the base axes (B, FLOP, s, token, GPU, J, kgCO2e, USD)."""
 
     __slots__ = ("exps", "_hash")
+    exps: tuple[int, ...]
+    _hash: int
 
     def __init__(self, *exps: int, **named: int) -> None:
         if named:
@@ -131,7 +133,7 @@ class Quantity:
         self.value = value
         self.dim = dim
 
-    def __iter__(self):  # lets ``value, dim = q`` work like the NamedTuple the API promises
+    def __iter__(self) -> Iterator[Any]:  # lets ``value, dim = q`` work like the NamedTuple the API promises
         yield self.value
         yield self.dim
 
@@ -184,7 +186,8 @@ class Quantity:
             raise DimensionError(
                 f"cannot express {dimension_name(self.dim)} in {unit} ({dimension_name(u.dim)})"
             )
-        return self.value / u.factor
+        value: float = self.value / u.factor  # an array where value is one (the calculator's sweeps)
+        return value
 
     def __format__(self, spec: str) -> str:
         return format_quantity(self.value, self.dim)

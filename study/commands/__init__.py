@@ -19,11 +19,14 @@ def add_bank_options(p: argparse.ArgumentParser, purpose: str = "") -> None:
                    help=f"{scope}a content folder (blueprint.yaml, topics/) instead of the built-in one")
 
 
-def bank_for(args: argparse.Namespace) -> Any:
-    """The bank ``add_bank_options`` chose (the built-in one when neither option was given)."""
-    from study.bank import load_bank
 
-    return load_bank(questions=getattr(args, "questions", None), content=getattr(args, "content", None))
+
+def bank_for(args: argparse.Namespace) -> Any:
+    """The bank ``add_bank_options`` chose; it lives in the bank layer, which the exporters use too. Imported
+    when called, so a command that loads no bank does not pay for the bank's modules."""
+    from study.bank.from_options import bank_for as chosen
+
+    return chosen(args)
 
 
 def bounded_number(low: float, high: float, *, low_open: bool = False, unit: str = "") -> Any:

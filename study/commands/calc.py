@@ -227,7 +227,7 @@ def _catalog_table(name: str, as_json: bool) -> int:
     if name == "gpus":
         add_columns("id", "name", "mem GB", "HBM TB/s", "BF16 TF", "FP8 TF", "FP4 TF", "TDP W", "NVLink GB/s", "MIG")
         for g in cat.gpus.values():
-            def tf(d: str) -> str:
+            def tf(d: str, g: Any = g) -> str:
                 v = g.dense.get(d)
                 return "-" if v is None else f"{v:g}"
             bf16 = tf("bf16") if "bf16" in g.dense else (tf("fp16") + " fp16" if "fp16" in g.dense else "-")

@@ -52,9 +52,6 @@ def run(args: argparse.Namespace) -> int:
     except RecursionError:
         print(f"study: error: {label} nests JSON too deeply to be a backup from `study export`", file=sys.stderr)
         return 1
-    except RecursionError:
-        print(f"study: error: {args.file} is nested too deeply to be a progress backup", file=sys.stderr)
-        return 1
     try:
         with open_store(default_db_path(args.db)) as store:
             if store.notice:

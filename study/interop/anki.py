@@ -547,7 +547,7 @@ def export_command(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
-    from study.commands import bank_for
+    from study.bank.from_options import bank_for
     from study.interop.output import write_atomic
 
     bank = bank_for(args)

@@ -32,7 +32,7 @@ def _err(message: str) -> None:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from study.commands import bank_for
+    from study.bank.from_options import bank_for
     from study.interop.output import emit, report_bank_problems
 
     bank = bank_for(args)

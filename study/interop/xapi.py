@@ -718,7 +718,7 @@ def warn_summary(summary: Summary) -> None:
 
 def export_command(args: argparse.Namespace) -> int:
     """``study export --format xapi [FILE] [--actor ACTOR]``: exit 0, 1 (store or file problem), 2 (bad actor)."""
-    from study.commands import bank_for
+    from study.bank.from_options import bank_for
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
 

@@ -18,17 +18,47 @@ No Textual here. The public surface::
 
 from __future__ import annotations
 
-from study.progress.schedule import EXAM_PACE_SECONDS, Rating, rating_for
-from study.progress.store import (
-    Attempt,
-    ItemState,
-    ItemSummary,
-    Review,
-    Session,
-    Store,
-    StoreError,
-    open_store,
-)
+from typing import TYPE_CHECKING, Any
+
+# The names resolve on first use (PEP 562), so a command that only needs ``study.progress.settings`` (every
+# `study --help` builds the settings parser) does not import the store, SQLite and the FSRS scheduler.
+_WHERE = {
+    "EXAM_PACE_SECONDS": "study.progress.schedule",
+    "Rating": "study.progress.schedule",
+    "rating_for": "study.progress.schedule",
+    "Attempt": "study.progress.store",
+    "ItemState": "study.progress.store",
+    "ItemSummary": "study.progress.store",
+    "Review": "study.progress.store",
+    "Session": "study.progress.store",
+    "Store": "study.progress.store",
+    "StoreError": "study.progress.store",
+    "open_store": "study.progress.store",
+}
+
+if TYPE_CHECKING:
+    from study.progress.schedule import EXAM_PACE_SECONDS, Rating, rating_for
+    from study.progress.store import (
+        Attempt,
+        ItemState,
+        ItemSummary,
+        Review,
+        Session,
+        Store,
+        StoreError,
+        open_store,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'study.progress' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "EXAM_PACE_SECONDS",

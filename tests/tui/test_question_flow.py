@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 from textual.widgets import Static
 
 from tests.tui.conftest import settle
@@ -146,22 +147,32 @@ async def check_every_question(pilot: Any, screen: Any, instances: list[Any]) ->
     return problems
 
 
-async def test_every_shipped_question_shows_all_its_choices_at_80x24(store: Any) -> None:
-    """The real bank in one app, each question swapped into the screen in turn. The exam screen with its
-    navigator open is the smallest question area there is (same width as practice, fewer rows), so every
-    question is checked there as an exam asks it (numbers as choices); the practice screen then checks the
-    questions it alone shows differently, those answered by typing a number."""
+# The whole bank in this many parts, so xdist spreads them over the workers instead of one long test.
+QUESTION_CHUNKS = 6
+
+
+def test_the_shipped_bank_is_big_enough_to_check() -> None:
+    from study.bank import load_bank
+
+    assert len(load_bank().questions) > 300
+
+
+@pytest.mark.parametrize("chunk", range(QUESTION_CHUNKS))
+async def test_every_shipped_question_shows_all_its_choices_at_80x24(store: Any, chunk: int) -> None:
+    """The real bank in one app per chunk, each question swapped into the screen in turn. The exam screen
+    with its navigator open is the smallest question area there is (same width as practice, fewer rows), so
+    every question is checked there as an exam asks it (numbers as choices); the practice screen then checks
+    the questions it alone shows differently, those answered by typing a number."""
     from study.bank import load_bank
     from study.quiz.instance import instantiate
     from study.tui.app import make_app
 
     bank = load_bank()
-    assert len(bank.questions) > 300
+    mine = bank.questions[chunk::QUESTION_CHUNKS]
     app = make_app(bank=bank, store=store, seed=7, watch=False, poll_seconds=None)
     async with app.run_test(size=(80, 24)) as pilot:
         practice = await open_practice(pilot, app, count=1)
-        typed = [inst for inst in (instantiate(q, 7) for q in bank.questions) if inst.is_numeric_typed]
-        assert typed
+        typed = [inst for inst in (instantiate(q, 7) for q in mine) if inst.is_numeric_typed]
         problems = await check_every_question(pilot, practice, typed)
         practice_cols, practice_rows = practice.view.size
         app.pop_screen()
@@ -170,9 +181,15 @@ async def test_every_shipped_question_shows_all_its_choices_at_80x24(store: Any)
         await settle(pilot, app)
         assert exam.query_one("#exam-nav").display
         assert exam.view.size.width == practice_cols and exam.view.size.height < practice_rows, exam.view.size
-        problems += await check_every_question(pilot, exam, [instantiate(q, 7, as_choice=True)
-                                                             for q in bank.questions])
+        problems += await check_every_question(pilot, exam, [instantiate(q, 7, as_choice=True) for q in mine])
     assert not problems, "\n".join(problems)
+
+
+def test_the_bank_has_typed_numeric_questions_for_the_practice_check() -> None:
+    from study.bank import load_bank
+    from study.quiz.instance import instantiate
+
+    assert any(instantiate(q, 7).is_numeric_typed for q in load_bank().questions)
 
 
 async def test_a_stem_too_long_for_the_room_scrolls_with_a_more_mark(make_app):

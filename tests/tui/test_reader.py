@@ -67,15 +67,27 @@ async def highlight(pilot: Any, app: Any, data: tuple[str, str]) -> None:
     assert app.screen.query_one(Tree).cursor_node.data == data
 
 
-async def test_every_shipped_card_shows_its_tables_whole_at_80x24(store: Any) -> None:
-    """The real bank, the real Topics screen: the first card is opened with enter on the tree, the others
-    are shown in the same opened panel (as ] does), and every table cell must be readable."""
+# The whole bank's cards in this many parts, so xdist spreads them over the workers instead of one long test.
+CARD_CHUNKS = 4
+
+
+def test_the_shipped_bank_has_tables_to_check() -> None:
+    from study.bank import load_bank
+
+    # The chunked check below is only worth something if the bank has tables to check.
+    assert len([card for card in load_bank().cards if "\n|" in "\n" + card.body]) > 20
+
+
+@pytest.mark.parametrize("chunk", range(CARD_CHUNKS))
+async def test_every_shipped_card_shows_its_tables_whole_at_80x24(store: Any, chunk: int) -> None:
+    """The real bank, the real Topics screen: the first card of the chunk is opened with enter on the tree,
+    the others are shown in the same opened panel (as ] does), and every table cell must be readable."""
     from study.bank import load_bank
     from study.tui.app import make_app
 
     bank = load_bank()
-    with_tables = [card for card in bank.cards if "\n|" in "\n" + card.body]
-    assert len(with_tables) > 20  # the check below is only worth something if the bank has tables to check
+    with_tables = [card for card in bank.cards if "\n|" in "\n" + card.body][chunk::CARD_CHUNKS]
+    assert with_tables
     app = make_app(bank=bank, store=store, seed=7, watch=False, poll_seconds=None)
     async with app.run_test(size=NARROW) as pilot:
         await open_topics(pilot, app)
