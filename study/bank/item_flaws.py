@@ -29,7 +29,8 @@ LONGEST_KEY_RATIO = 1.6
 MIN_LONG_KEY = 50
 
 ABSOLUTES = ("only", "always", "never", "every", "none", "all", "no other")
-_ABSOLUTE_RE = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ABSOLUTES) + r")\b", re.I)
+# "All-reduce" is a collective, not an absolute.
+_ABSOLUTE_RE = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ABSOLUTES) + r")\b(?!-)", re.I)
 # Hedges that make a statement hard to argue with: the tell of a key written with more care than its foils.
 QUALIFIERS = ("usually", "typically", "often", "generally", "in most cases", "may", "can help", "depends", "depending", "tends to", "where possible")
 _QUALIFIER_RE = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in QUALIFIERS) + r")\b", re.I)
