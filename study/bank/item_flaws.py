@@ -16,6 +16,7 @@ was tuned until what it reported was a flaw a reviewer agreed with, not a style 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -64,18 +65,23 @@ class Flaw:
     message: str
 
 
-def _words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=65536)
+def _words(text: str) -> frozenset[str]:
+    """Distinctive words of ``text``; cached, as lint asks for each stem twice (common words, stem echo)."""
     out = set()
     for w in _WORD_RE.findall(text.lower().replace("`", "")):
-        if w in STOPWORDS or len(w) < 4:
+        if len(w) < 4 or w in STOPWORDS:
             continue
-        # Plural and simple verb forms meet their stem: "partitions" and "partition" are one word.
-        for suffix in ("ies", "es", "s"):
-            if w.endswith(suffix) and len(w) - len(suffix) >= 4:
-                w = w[: -len(suffix)] + ("y" if suffix == "ies" else "")
-                break
+        # Plural and simple verb forms meet their stem ("partitions" and "partition"), keeping 4 letters.
+        if w[-1] == "s":
+            if w.endswith("ies") and len(w) >= 7:
+                w = w[:-3] + "y"
+            elif w.endswith("es") and len(w) >= 6:
+                w = w[:-2]
+            elif len(w) >= 5:
+                w = w[:-1]
         out.add(w)
-    return out
+    return frozenset(out)
 
 
 def _split(q: Question) -> tuple[list[Choice], list[Choice]]:
@@ -141,8 +147,10 @@ def stem_echo(q: Question, common: frozenset[str] = frozenset()) -> Flaw | None:
     keys, foils = _split(q)
     if len(keys) != 1 or len(foils) < 2:
         return None
-    stem = _words(q.stem) - common
-    shared = (_words(keys[0].text) & stem) - set().union(*(_words(f.text) for f in foils))
+    shared = (_words(keys[0].text) & _words(q.stem)) - common
+    if len(shared) < 2:  # most keys: no need to read the distractors
+        return None
+    shared -= set().union(*(_words(f.text) for f in foils))
     # One shared word is often the topic itself ("Which MIG profile...": "MIG 1g.10gb"); two or more that no
     # distractor has is the key paraphrasing the stem.
     if len(shared) >= 2:

@@ -4,10 +4,11 @@ A learner who has seen one answers the other from memory, so an exam drawing bot
 (Haladyna, Downing and Rodriguez 2002, guideline 3: keep the content of each item independent of the others).
 Each question is reduced to its stem plus its key (the fact it tests) and every pair is scored with
 rapidfuzz's ``token_set_ratio`` (word order and extra words cost nothing, so a reworded stem around one key
-still scores high). ``rapidfuzz.process.cdist`` scores the whole matrix in C: 481 questions take well under a
-second, and this runs only in ``study lint`` and ``study bank stats``, never when the app starts.
+still scores high). A blocking step (``candidate_pairs``) scores only pairs that share a rare word, so the
+cost grows with the number of questions, not with its square. This runs only in ``study lint`` and ``study bank
+stats``, never when the app starts.
 
-The threshold comes from measured pairs (December 2026, the 427 comparable questions of the shipped bank,
+The threshold comes from measured pairs (December 2026, the bank before this cleanup: 427 comparable questions,
 90,951 pairs): median 44, 99th percentile 55, 99.9th 62, maximum 92. Every pair at 69 or more was read by
 hand. From 74 up all were one fact asked twice (d3-mig-01/-12 92, d1-serving-09/d2-sizing-memory-compute-04
 79, d1-solutions-01/d2-dgx-systems-03 75, d2-storage-for-ai-01/-07 75, d2-cluster-components-07/
@@ -46,21 +47,62 @@ def comparable(q: Question) -> bool:
     return q.type != "numeric" and not q.is_templated and q.source is not None
 
 
+# Blocking: only questions that share a distinctive word are scored. A word in more than BLOCK_SHARE of the
+# questions (or BLOCK_MIN, whichever is larger) is common vocabulary and opens no block, and each question is
+# scored against at most CANDIDATES others, those sharing the rarest words with it (summed inverse document
+# frequency). On the shipped bank every pair scoring 70 or more by brute force is among the candidates
+# (tests/unit/bank/test_item_flaws.py holds this), and a bank of 10,000 templated look-alikes costs seconds,
+# not the minutes a full matrix of token_set_ratio would.
+BLOCK_SHARE = 0.10
+BLOCK_MIN = 40
+CANDIDATES = 30
+_TOKEN_RE = re.compile(r"[a-z0-9][a-z0-9+.-]*[a-z0-9]")
+
+
+def _tokens(text: str) -> set[str]:
+    from study.bank.item_flaws import STOPWORDS
+
+    return {t for t in _TOKEN_RE.findall(text) if len(t) >= 3 and t not in STOPWORDS}
+
+
+def candidate_pairs(texts: Sequence[str]) -> set[tuple[int, int]]:
+    """Index pairs (i < j) worth scoring: they share a word that few questions use."""
+    import math
+
+    n = len(texts)
+    token_sets = [_tokens(t) for t in texts]
+    postings: dict[str, list[int]] = {}
+    for i, toks in enumerate(token_sets):
+        for tok in toks:
+            postings.setdefault(tok, []).append(i)
+    limit = max(BLOCK_MIN, int(BLOCK_SHARE * n))
+    weight = {tok: math.log(n / len(ids)) for tok, ids in postings.items() if 1 < len(ids) <= limit}
+    pairs: set[tuple[int, int]] = set()
+    for i, toks in enumerate(token_sets):
+        score: dict[int, float] = {}
+        for tok in toks:
+            w = weight.get(tok)
+            if w is None:
+                continue
+            for j in postings[tok]:
+                if j != i:
+                    score[j] = score.get(j, 0.0) + w
+        best = sorted(score, key=lambda j: (-score[j], j))[:CANDIDATES]
+        pairs.update((min(i, j), max(i, j)) for j in best)
+    return pairs
+
+
 def scored_pairs(questions: Sequence[Question], threshold: float = THRESHOLD) -> list[tuple[float, Question, Question]]:
-    """Every pair at or above ``threshold``, highest first; each pair once."""
-    from rapidfuzz import fuzz, process
+    """Every candidate pair at or above ``threshold``, highest first; each pair once."""
+    from rapidfuzz import fuzz
 
     qs = [q for q in questions if comparable(q)]
-    if len(qs) < 2:
-        return []
     texts = [fingerprint(q) for q in qs]
-    matrix = process.cdist(texts, texts, scorer=fuzz.token_set_ratio, score_cutoff=threshold, workers=1)
     out = []
-    for i in range(len(qs)):
-        row = matrix[i]
-        for j in range(i + 1, len(qs)):
-            if row[j] >= threshold:
-                out.append((float(row[j]), qs[i], qs[j]))
+    for i, j in candidate_pairs(texts):
+        score = fuzz.token_set_ratio(texts[i], texts[j], score_cutoff=threshold)
+        if score >= threshold:
+            out.append((float(score), qs[i], qs[j]))
     out.sort(key=lambda t: (-t[0], t[1].id, t[2].id))
     return out
 

@@ -200,3 +200,25 @@ def test_the_shipped_bank_has_no_open_item_flaw():
 
     counts = item_flaw_counts(list(load_bank().questions))
     assert {c: n["open"] for c, n in counts.items() if n["open"]} == {}
+
+
+def test_blocking_keeps_every_pair_near_the_threshold_on_the_shipped_bank():
+    # The blocking step must not hide a duplicate that the full matrix would report.
+    from rapidfuzz import fuzz, process
+
+    from study.bank.bank import load_bank
+    from study.bank.near_duplicates import THRESHOLD, candidate_pairs, comparable, fingerprint
+
+    texts = [fingerprint(q) for q in load_bank().questions if comparable(q)]
+    matrix = process.cdist(texts, texts, scorer=fuzz.token_set_ratio, score_cutoff=THRESHOLD - 2, workers=1)
+    close = {(i, j) for i in range(len(texts)) for j in range(i + 1, len(texts)) if matrix[i][j] >= THRESHOLD - 2}
+    assert close, "the shipped bank has pairs near the threshold, so this test can fail"
+    assert close - candidate_pairs(texts) == set()
+
+
+def test_look_alike_templates_open_no_block():
+    # Thousands of questions that differ only in a number share every word: no word is distinctive.
+    from study.bank.near_duplicates import candidate_pairs
+
+    texts = [f"scenario {n}: pick the interconnect for all-reduce traffic between servers variant {n}" for n in range(2000)]
+    assert candidate_pairs(texts) == set()
