@@ -77,6 +77,11 @@ def summary_lines(stats: dict[str, Any]) -> Iterator[str]:
            "difficulty " + (", ".join(f"{k}: {v}" for k, v in stats["difficulty"].items()) or "none"))
     yield (f"templated {stats['templated']}, calculator scenarios {stats['calculator']} "
            f"(target {t['min_calculator']}), volatile {stats['volatile']}")
+    flaws = stats.get("item_flaws") or {}
+    if flaws:
+        shown = [f"{code} {n['open']}" + (f" (+{n['accepted']} accepted)" if n["accepted"] else "")
+                 for code, n in flaws.items() if n["open"] or n["accepted"]]
+        yield "item-writing flaws (study lint): " + (", ".join(shown) or "none")
     if stats["errors"]:
         yield f"[yellow]{stats['errors']} errors in the question files: questions with errors are not counted; run `study lint`[/yellow]"
 

@@ -335,8 +335,21 @@ def lint(paths: Sequence[Path | str] = (), *, bank: Bank | None = None, with_cal
                 diags.extend(_calc_findings(q, where))
     elif with_calc:
         diags.append(Diagnostic("study", 1, 1, "warning", "calc-unavailable", "the calculator is not available: calc expressions were not checked"))
+    diags = _item_flaw_hook(diags, bank, questions, wanted)
     n_files = len(wanted) if wanted is not None else len(bank.files)
     return LintResult(tuple(sorted(set(diags))), n_files, len(questions), len(bank.cards))
+
+
+def _item_flaw_hook(diags: list[Diagnostic], bank: Bank, questions: list[Question], wanted: set[str] | None) -> list[Diagnostic]:
+    """Item-writing flaws and near-duplicates (the whole bank, reported for ``wanted``), then ``accept``."""
+    from study.bank.accept import apply_accepts
+    from study.bank.item_flaws import common_words, flaw_findings
+    from study.bank.near_duplicates import near_duplicate_findings
+
+    everything = list(bank.questions)
+    diags = diags + flaw_findings(questions, common_words(everything))
+    diags += [d for d in near_duplicate_findings(everything) if wanted is None or d.path in wanted]
+    return apply_accepts(diags, everything, questions)[0]
 
 
 def format_text(result: LintResult) -> Iterable[str]:

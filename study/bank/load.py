@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from study.bank.schema import (
     PLACEHOLDER_RE,
+    Accept,
     Blueprint,
     Card,
     Choice,
@@ -67,7 +68,7 @@ class Diagnostic:
 
 # Every field name a question file can use, for "did you mean" on an unknown one.
 KNOWN_FIELDS = sorted({
-    name for model in (Question, Choice, NumericAnswer, Distractor, Reference, Range)
+    name for model in (Question, Choice, NumericAnswer, Distractor, Reference, Range, Accept)
     for name in model.model_fields if name != "source"
 } | {"questions"})
 

@@ -164,6 +164,22 @@ class Distractor(_Model):
 QuestionType = Literal["single", "multi", "true_false", "numeric"]
 
 
+class Accept(_Model):
+    """A lint warning the author means: its code and why the question is right as written."""
+
+    code: Text
+    reason: Annotated[str, StringConstraints(strip_whitespace=True, min_length=10)]
+
+    @model_validator(mode="after")
+    def _known(self) -> "Accept":
+        from study.bank.warning_codes import ACCEPTABLE_CODES
+
+        if self.code not in ACCEPTABLE_CODES:
+            known = ", ".join(sorted(ACCEPTABLE_CODES))
+            raise PydanticCustomError("accept_code", f"unknown warning code {self.code!r} in accept (known: {known})")
+        return self
+
+
 class Question(_Model):
     id: Id
     objective: ObjectiveId
@@ -181,7 +197,13 @@ class Question(_Model):
     verified: dt.date
     volatile: Flag = False
     tags: list[Text] = Field(default_factory=list)
+    # Warnings of this question that lint drops because the author meant them; each says why.
+    accept: list[Accept] = Field(default_factory=list)
     source: SourceRef | None = Field(default=None, exclude=True)
+
+    @property
+    def accepted_codes(self) -> frozenset[str]:
+        return frozenset(a.code for a in self.accept)
 
     @property
     def domain(self) -> str:

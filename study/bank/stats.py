@@ -148,6 +148,20 @@ def find_gaps(stats: dict[str, Any], targets: Targets = TARGETS) -> list[dict[st
     return sorted(gaps, key=lambda g: g["severity"] != "error")
 
 
+def item_flaw_counts(questions: list[Question]) -> dict[str, dict[str, int]]:
+    """Per item-flaw code, the questions with an open finding and those that accept it with a reason."""
+    from study.bank.accept import apply_accepts
+    from study.bank.item_flaws import common_words, flaw_findings
+    from study.bank.near_duplicates import near_duplicate_findings
+    from study.bank.warning_codes import ITEM_FLAW_CODES
+
+    found = flaw_findings(questions, common_words(questions)) + near_duplicate_findings(questions)
+    kept, _dropped = apply_accepts(found, questions)
+    open_ = Counter(d.code for d in kept)
+    accepted = Counter(a.code for q in questions for a in q.accept if a.code in ITEM_FLAW_CODES)
+    return {code: {"open": open_.get(code, 0), "accepted": accepted.get(code, 0)} for code in ITEM_FLAW_CODES}
+
+
 def bank_stats(bank: Bank, targets: Targets = TARGETS) -> dict[str, Any]:
     qs = list(bank.questions)
     total = len(qs)
@@ -199,6 +213,7 @@ def bank_stats(bank: Bank, targets: Targets = TARGETS) -> dict[str, Any]:
         "calculator": overall["calculator"],
         "volatile": sum(1 for q in qs if q.volatile),
         "errors": len(bank.errors),
+        "item_flaws": item_flaw_counts(qs),
         "targets": targets.to_json(),
     }
     stats["gaps"] = find_gaps(stats, targets)
