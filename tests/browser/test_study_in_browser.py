@@ -1,0 +1,101 @@
+"""`study serve` in a real browser: Home paints, a practice answer reaches the store, nothing leaves loopback.
+
+One server and one chromium for the module (fixtures in conftest.py); the tests run in file order and the
+first one leaves its tab's request log for the privacy check."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from .harness import WAIT_S, Served, Tab, needs_chromium
+
+pytestmark = [pytest.mark.slow, needs_chromium]
+
+LOOPBACK = {"127.0.0.1"}
+first_tab_log: dict[str, Any] = {}
+
+
+def answer_current_question(tab: Tab, shown: str) -> None:
+    """Pick as a learner would for the kind of question on screen (the bank mixes kinds)."""
+    if "type the number" in shown:
+        tab.page.keyboard.type("140 GB")
+        tab.press("Enter")
+    elif "[ ] A)" in shown:  # check boxes: a choose-two wants both picks before it grades
+        tab.press("1", "2", "Enter")
+    else:
+        tab.press("1", "Enter")
+
+
+def test_home_then_a_practice_answer_is_stored(served: Served, browser_context: Any,
+                                               tmp_path_factory: pytest.TempPathFactory) -> None:
+    tab = Tab(browser_context)
+    try:
+        tab.page.goto(served.url)
+        tab.wait_for("Readiness")
+        tab.wait_for("Practice")  # the footer's keys: the page gave the terminal focus once the app painted
+        tab.page.wait_for_function("document.body.classList.contains('-first-byte')", timeout=WAIT_S * 1000)
+        tab.page.wait_for_timeout(300)  # let the fade-in finish so the picture is the app, not the curtain
+        shot = tmp_path_factory.mktemp("artifacts") / "browser-home.png"
+        tab.page.screenshot(path=str(shot))
+        if os.environ.get("STUDY_TEST_ARTIFACTS"):
+            shutil.copy(shot, Path(os.environ["STUDY_TEST_ARTIFACTS"]) / shot.name)
+        assert shot.stat().st_size > 20_000  # a painted terminal, not an empty dark page
+        # The token left the address bar (no bookmark, no Referer carries it); the cookie carries on.
+        assert "token" not in tab.page.url
+
+        assert served.stats()["attempts"] == 0
+        since = tab.press("p")
+        tab.wait_for("Which questions", since=since)
+        since = tab.press("s")
+        tab.wait_for("practice ·", since=since)
+        tab.page.wait_for_timeout(300)
+        answer_current_question(tab, tab.text_since(since))
+        tab.wait_for("enter: next question", since=since)
+
+        deadline = time.monotonic() + WAIT_S
+        while served.stats()["attempts"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert served.stats()["attempts"] == 1  # the tab's app wrote to the --db given to `study serve`
+        first_tab_log.update(requests=list(tab.requests), sockets=list(tab.sockets))
+    finally:
+        tab.close()
+
+
+def test_no_request_leaves_loopback(served: Served) -> None:
+    if not first_tab_log:
+        pytest.skip("needs the tab of test_home_then_a_practice_answer_is_stored")
+    urls = first_tab_log["requests"] + first_tab_log["sockets"]
+    hosts = {urlsplit(u).hostname for u in urls if not u.startswith(("data:", "blob:"))}
+    assert hosts == LOOPBACK, urls
+    paths = {urlsplit(u).path for u in urls}
+    # The page, its script, the font the wheel ships (served here, not by a CDN) and the app's socket.
+    assert {"/", "/static/js/textual.js", "/static/fonts/RobotoMono-VariableFont_wght.ttf", "/ws"} <= paths
+
+
+def test_the_page_reloads_on_its_cookie_and_without_it_gets_403(served: Served, browser_context: Any) -> None:
+    tab = Tab(browser_context)
+    try:
+        first = tab.page.goto(served.url)
+        assert first is not None and first.status == 200
+        again = tab.page.goto(served.base + "/")  # no token in the URL: the HttpOnly cookie lets it in
+        assert again is not None and again.status == 200
+        tab.wait_for("Readiness")
+    finally:
+        tab.close()
+    # The same browser without the cookie, as another person's would be: refused, page and script alike.
+    browser_context.clear_cookies()
+    tab = Tab(browser_context)
+    try:
+        for path in ("/", "/static/js/textual.js", "/?token=" + "x" * len(served.token)):
+            refused = tab.page.goto(served.base + path)
+            assert refused is not None and refused.status == 403, path
+        assert tab.sockets == [] and tab.frames == []
+    finally:
+        tab.close()
