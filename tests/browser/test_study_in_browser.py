@@ -39,7 +39,7 @@ def test_home_then_a_practice_answer_is_stored(served: Served, browser_context: 
         tab.page.goto(served.url)
         tab.wait_for("Readiness")
         tab.wait_for("Practice")  # the footer's keys: the page gave the terminal focus once the app painted
-        tab.page.wait_for_function("document.body.classList.contains('-first-byte')", timeout=WAIT_S * 1000)
+        tab.page.wait_for_function("() => document.body.classList.contains('-first-byte')", timeout=WAIT_S * 1000)
         tab.page.wait_for_timeout(300)  # let the fade-in finish so the picture is the app, not the curtain
         shot = tmp_path_factory.mktemp("artifacts") / "browser-home.png"
         tab.page.screenshot(path=str(shot))
