@@ -95,13 +95,15 @@ class Tab:
         self.requests: list[str] = []
         self.sockets: list[str] = []
         self.frames: list[bytes] = []
+        self.messages: list[str] = []
         self.page.on("request", lambda request: self.requests.append(request.url))
         self.page.on("websocket", self._on_socket)
 
     def _on_socket(self, socket: Any) -> None:
         self.sockets.append(socket.url)
-        socket.on("framereceived", lambda payload: self.frames.append(
-            payload if isinstance(payload, bytes) else str(payload).encode()))
+        # Binary frames are the app's terminal output; text frames are textual-serve's JSON (pong, open_url).
+        socket.on("framereceived", lambda payload: self.frames.append(payload) if isinstance(payload, bytes)
+                  else self.messages.append(str(payload)))
 
     def mark(self) -> int:
         return len(self.frames)
@@ -127,3 +129,44 @@ class Tab:
 
     def close(self) -> None:
         self.page.close()
+
+
+CSI = re.compile(r"\x1b\[([0-9;?<>=!]*)([ -/]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def screen_of(stream: str, cols: int, rows: int) -> list[str]:
+    """The screen the app's output leaves, for the little Textual writes: absolute cursor moves (CUP) and
+    text; other sequences (colours, modes) do not move the cursor. Enough to find where a word is drawn."""
+    import unicodedata
+
+    grid = [[" "] * cols for _ in range(rows)]
+    row = col = 0
+    pos = 0
+    for match in CSI.finditer(stream + "\x1b[0m"):
+        for ch in stream[pos:match.start()]:
+            if ch in "\r\n":
+                col = 0 if ch == "\r" else col
+                row += ch == "\n"
+                continue
+            if 0 <= row < rows and 0 <= col < cols:
+                grid[row][col] = ch
+            col += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+        pos = match.end()
+        if match.group(3) == "H" and not match.group(2):
+            parts = (match.group(1) or "1;1").split(";")
+            row, col = int(parts[0] or 1) - 1, int(parts[1] if len(parts) > 1 and parts[1] else 1) - 1
+    return ["".join(line) for line in grid]
+
+
+def click_text(tab: Tab, text: str) -> None:
+    """Click the first place the app drew ``text``, as a person would point at it."""
+    query = dict(p.split("=") for p in tab.sockets[-1].split("?", 1)[1].split("&"))
+    cols, rows = int(query["width"]), int(query["height"])
+    screen = screen_of(b"".join(tab.frames).decode("utf-8", "replace"), cols, rows)
+    row = next((i for i, line in enumerate(screen) if text in line), None)
+    if row is None:
+        raise AssertionError(f"{text!r} is not on the screen:\n" + "\n".join(screen))
+    col = screen[row].index(text) + min(3, len(text) - 1)
+    box = tab.page.locator(".xterm-screen").bounding_box()
+    assert box is not None
+    tab.page.mouse.click(box["x"] + (col + 0.5) * box["width"] / cols, box["y"] + (row + 0.5) * box["height"] / rows)

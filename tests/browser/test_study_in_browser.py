@@ -5,6 +5,7 @@ own app process), so they hold under pytest-xdist's spreading too."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -102,5 +103,64 @@ def test_the_page_reloads_on_its_cookie_and_without_it_gets_403(served: Served, 
             refused = tab.page.goto(served.base + path)
             assert refused is not None and refused.status == 403, path
         assert tab.sockets == [] and tab.frames == []
+    finally:
+        tab.close()
+
+
+RECORD_WINDOW_OPEN = """
+window.__opened = [];
+window.open = (url, target) => { window.__opened.push([String(url), target]); return null; };
+"""
+
+
+def run_from_palette(tab: Tab, title: str) -> int:
+    """ctrl+p, type the command's title, enter: the way to any topic or command that needs no mouse."""
+    tab.wait_for("Search for commands", since=tab.press("Control+p"))
+    since = tab.mark()
+    tab.page.keyboard.type(title)
+    tab.wait_for(title[-12:], since=since)
+    tab.page.wait_for_timeout(1000)  # the palette searches as it is typed, in the background; let it finish
+    return tab.press("Enter")
+
+
+def test_a_card_link_opens_in_a_new_tab_and_progress_downloads(served: Served, browser_context: Any) -> None:
+    from study.bank import load_bank
+
+    from .harness import click_text
+
+    topic = next(t for t in load_bank().topics if t.meta.title == "NVIDIA AI Enterprise and NIM")
+    reference = topic.meta.references[1]
+    tab = Tab(browser_context)
+    # window.open is recorded instead of followed: the test sees where a link goes without leaving 127.0.0.1.
+    tab.page.add_init_script(RECORD_WINDOW_OPEN)
+    try:
+        tab.page.goto(served.url)
+        tab.wait_for("Practice")
+        tab.wait_for("1.1 Describe", since=tab.press("t"))
+        tab.page.wait_for_timeout(500)
+        # The mouse, as in a terminal: open objective 1.1 in the tree, pick its topic, click a reference.
+        since = tab.mark()
+        click_text(tab, "1.1 Describe")
+        tab.wait_for(topic.meta.title, since=since)
+        tab.page.wait_for_timeout(500)
+        since = tab.mark()
+        click_text(tab, topic.meta.title)
+        tab.wait_for(reference.title[:30], since=since)
+        tab.page.wait_for_timeout(500)
+        click_text(tab, reference.title[:30])
+        tab.page.wait_for_function("() => window.__opened.length > 0", timeout=WAIT_S * 1000)
+        assert tab.page.evaluate("() => window.__opened") == [[reference.url, "_blank"]]
+
+        # "Export progress" from the command palette: the browser is handed the backup as a download.
+        run_from_palette(tab, "Export progress")
+        tab.page.wait_for_function("() => window.__opened.length > 1", timeout=WAIT_S * 1000)
+        url, target = tab.page.evaluate("() => window.__opened[1]")
+        assert url.startswith(served.base + "/download/") and target == "_blank"
+        got = tab.page.evaluate("async (url) => { const r = await fetch(url);"
+                                " return [r.status, r.headers.get('content-disposition'), await r.text()]; }", url)
+        status, disposition, body = got
+        assert status == 200 and "attachment" in disposition and "study-progress-" in disposition
+        backup = json.loads(body)
+        assert len(backup["attempts"]) == served.stats()["attempts"]
     finally:
         tab.close()
