@@ -87,6 +87,28 @@ def test_without_the_token_page_assets_socket_and_downloads_are_refused(served: 
     assert asyncio.run(websocket_status(ws, cookie=good_cookie)) == 101
 
 
+def test_a_malformed_message_ends_that_tab_only(served: Served) -> None:
+    ws = served.base.replace("http://", "ws://") + f"/ws?token={served.token}"
+
+    async def send_garbage() -> aiohttp.WSMsgType:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WAIT_S)) as session:
+            async with session.ws_connect(ws) as tab:
+                await tab.receive(timeout=WAIT_S)
+                await tab.send_str("{not json")
+                while True:
+                    message = await tab.receive(timeout=WAIT_S)
+                    if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                        return message.type
+
+    assert asyncio.run(send_garbage()) in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert status_of(served.url) == 200  # the server goes on serving other tabs
+    assert served.proc.poll() is None
+    deadline = time.monotonic() + WAIT_S
+    while children_of(served.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert children_of(served.proc.pid) == []  # the closed tabs' apps ended with them
+
+
 def test_the_page_sets_an_httponly_strict_cookie_and_a_same_origin_policy(served: Served) -> None:
     with urllib.request.urlopen(served.url, timeout=WAIT_S) as response:
         cookie = response.headers["Set-Cookie"]
