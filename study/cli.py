@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "reports",
     "reset",
     "locate",
+    "serve",
 )
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

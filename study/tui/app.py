@@ -297,6 +297,9 @@ class StudyApp(App[int]):
         yield from super().get_system_commands(screen)
         for name, (_m, _c, title, help_text) in SCREENS.items():
             yield SystemCommand(f"Go to {title}", help_text, lambda n=name: self.action_open(n))
+        from study.tui.export_download import HELP, TITLE, export_progress
+
+        yield SystemCommand(TITLE, HELP, lambda: export_progress(self))
 
 
 def make_app(

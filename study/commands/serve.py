@@ -1,0 +1,90 @@
+"""`study serve`: the app in a browser tab (textual-serve), behind a random token, loopback by default."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from study.commands import add_bank_options
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0-65535 (0: any free port); got {text!r}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve", help="open the app in a web browser (offline, behind a one-time token)",
+        description="Serve the app to a browser tab: each tab runs the same app on the same store as `study`. "
+        "Prints a URL with a random token; without it every request is refused. ctrl+c stops the server "
+        "and every app it started.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; another address lets "
+                   "devices on your network in, with the token)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--open", action="store_true", help="open the URL in this machine's web browser")
+    add_bank_options(p)
+    p.set_defaults(func=run)
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def url_for(host: str, port: int, token: str) -> str:
+    import socket
+
+    shown = host.strip("[]")
+    if shown in ("0.0.0.0", "::", ""):
+        shown = socket.gethostname()  # the wildcard is not an address a browser can open
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/?token={token}"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from study.serve.auth import new_token
+        from study.serve.server import app_command, serve
+    except ModuleNotFoundError as exc:  # an install without the dependency (a stale venv)
+        print(f"study: error: serve needs {exc.name} (pip install textual-serve)", file=sys.stderr)
+        return 1
+
+    host = args.host
+    if not is_loopback(host):
+        print(f"study: warning: listening on {host}: anyone on that network who gets the URL can use your "
+              "progress store, and traffic is not encrypted (no TLS); the token is still required.",
+              file=sys.stderr)
+    token = new_token()
+    argv = app_command(getattr(args, "db", None), getattr(args, "watch", None), args.questions, args.content)
+
+    def on_listening(port: int) -> None:
+        url = url_for(host, port, token)
+        print(url, flush=True)
+        if args.open:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    try:
+        serve(argv, host=host, port=args.port, token=token, on_listening=on_listening)
+    except OSError as exc:
+        import errno
+
+        reason = "the port is in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc))
+        print(f"study: error: cannot listen on {host}:{args.port}: {reason}", file=sys.stderr)
+        return 1
+    return 0
