@@ -133,6 +133,7 @@ def _from_lrs(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
     try:
         endpoint = Endpoint(statements_url(args.lrs), read_credentials(user_config_dir()))
-        return load_results_from_pages(fetch_pages(Client(endpoint), base, since), str(endpoint), args.mode)
+        with Client(endpoint) as client:
+            return load_results_from_pages(fetch_pages(client, base, since), str(endpoint), args.mode)
     except LrsError as exc:
         raise ResultsError(str(exc)) from None
