@@ -317,8 +317,10 @@ class Client:
         return b"".join(chunks)
 
     def _too_big(self) -> str:
-        return (f"the LRS at {self.endpoint} sent more than {self.limits.max_bytes // (1024 * 1024)} MB in one "
-                "answer; that is not a statements page (ask for smaller pages)")
+        cap = self.limits.max_bytes
+        size = f"{cap // (1024 * 1024)} MB" if cap >= 1024 * 1024 else f"{cap // 1024} KB"
+        return (f"the LRS at {self.endpoint} sent more than {size} in one answer; that is not a statements page "
+                "(ask for smaller pages)")
 
 
 def _retry_after(text: str) -> float | None:

@@ -72,9 +72,8 @@ def sync_store(request: SyncRequest, *, dry_run: bool = False, show_progress: bo
         with open_store(request.db) as store:
             if store.notice:
                 notice(store.notice)
-            url = endpoint_url(request.url, store)
             try:
-                endpoint = with_credentials(url)
+                endpoint = with_credentials(endpoint_url(request.url, store))
                 base = check_base(request.base or DEFAULT_BASE)
                 actor = request.actor or default_actor(base, store_learner_id(store))
                 if bank is None:
