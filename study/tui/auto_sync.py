@@ -26,13 +26,14 @@ class AutoSyncJob:
     cancel: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
     outcome: tuple[bool, str] | None = None
+    worker: Any = None
 
 
 def start_auto_sync(app: Any, db: Path) -> AutoSyncJob:
     """Start the learner's automatic sync of ``db`` (on the app's thread); the app says how it went."""
     job = AutoSyncJob(db)
     app.auto_sync_job = job
-    app.run_worker(_run(app, job), group=GROUP, name="automatic sync", exit_on_error=False)
+    job.worker = app.run_worker(_run(app, job), group=GROUP, name="automatic sync", exit_on_error=False)
     return job
 
 
