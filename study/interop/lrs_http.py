@@ -222,34 +222,32 @@ class Client:
         body = None if payload is None else json.dumps(payload, ensure_ascii=False,
                                                         separators=(",", ":")).encode("utf-8")
         last = ""
+        pause: float | None = None  # what the LRS asked to wait before the next try (Retry-After)
         for attempt in range(self.retries + 1):
             if attempt:
-                self.sleep(self.backoff * 2 ** (attempt - 1))
+                self.sleep(self.backoff * 2 ** (attempt - 1) if pause is None else pause)
             try:
                 response = self._follow(method, url, body)
             except _Final as exc:
                 raise self.fail(str(exc)) from None
             except OSError as exc:  # a network failure: may pass
-                last = _reason(exc)
+                last, pause = _reason(exc), None
                 continue
             if response.status not in RETRIED:
                 return response
             why = response.detail()
             last = f"HTTP {response.status}" + (f": {why}" if why else "")
-            if response.status in (429, 503) and attempt < self.retries:
-                self._honour_retry_after(response)
+            pause = self._retry_after(response) if response.status in (429, 503) else None
         tries = self.retries + 1
         raise self.fail(f"the LRS at {self.endpoint} did not answer after {tries} tries ({last})")
 
-    def _honour_retry_after(self, response: Response) -> None:
+    def _retry_after(self, response: Response) -> float | None:
         wait = _retry_after(response.headers.get("retry-after", ""))
-        if wait is None:
-            return
-        if wait > self.limits.retry_after_cap or time.monotonic() + wait > self._end:
+        if wait is not None and (wait > self.limits.retry_after_cap or time.monotonic() + wait > self._end):
             raise self.fail(f"the LRS at {self.endpoint} is busy and asks to wait {wait:.0f} s (HTTP "
                             f"{response.status}, Retry-After); study waits at most "
                             f"{self.limits.retry_after_cap:.0f} s: try again later")
-        self.sleep(wait)
+        return wait
 
     def _follow(self, method: str, url: str, body: bytes | None) -> Response:
         for _hop in range(MAX_REDIRECTS + 1):
@@ -306,6 +304,10 @@ class Client:
         size = resp.headers.get("content-length", "")
         if size.isdigit() and len(size) < 20 and int(size) > self.limits.max_bytes:
             raise _Final(self._too_big())
+        if resp.is_stream_consumed:  # a transport that read the body itself (httpx.MockTransport in tests)
+            if len(resp.content) > self.limits.max_bytes:
+                raise _Final(self._too_big())
+            return resp.content
         chunks, total = [], 0
         for chunk in resp.iter_raw():
             total += len(chunk)
