@@ -39,8 +39,10 @@ RETRIED = (429, 500, 502, 503, 504)
 class Limits:
     """How long and how much study will wait for and read from an LRS. Tests make these small."""
 
-    request: float = 60.0  # one request, from connecting to the last byte of the answer
-    total: float = 600.0  # every request of one sync or one analysis, retries and waits included
+    # One request, from connecting to the last byte of the answer: a page of 500 statements is well under a
+    # megabyte, seconds even on a poor link.
+    request: float = 30.0
+    total: float = 300.0  # every request of one sync or one analysis, retries and waits included
     connect: float = 10.0
     retry_after_cap: float = 60.0  # the longest Retry-After study waits for; longer means "try later"
     # One statement of ours is about 1.5 KB; a page of 500 statements of any LRS stays far below this, and
