@@ -33,7 +33,9 @@ def start_auto_sync(app: Any, db: Path) -> AutoSyncJob:
     """Start the learner's automatic sync of ``db`` (on the app's thread); the app says how it went."""
     job = AutoSyncJob(db)
     app.auto_sync_job = job
-    job.worker = app.run_worker(_run(app, job), group=GROUP, name="automatic sync", exit_on_error=False)
+    # exclusive: a newer set's sync replaces one still waiting on the LRS, so two never send side by side.
+    job.worker = app.run_worker(_run(app, job), group=GROUP, name="automatic sync", exit_on_error=False,
+                                exclusive=True)
     return job
 
 
