@@ -27,7 +27,7 @@ from study.cli import main  # noqa: E402
 from study.interop import lrs_http  # noqa: E402
 from study.interop.lrs import statements_url  # noqa: E402
 from study.progress import Attempt, open_store  # noqa: E402
-from tests.lrs.hostile import MODES, TOKEN, Server  # noqa: E402
+from tests.lrs.hostile import MODES, TOKEN, Server, other_host_server  # noqa: E402
 
 def make_store(path: Path) -> None:
     from study.bank import load_bank
@@ -86,7 +86,7 @@ def main_bench() -> None:
         for command in ("sync", "analyze"):
             db = tmp / f"{mode}-{command}.db"
             make_store(db)
-            with Server("ok", host="127.0.0.2") as host, Server("ok") as port:
+            with other_host_server() as host, Server("ok") as port:
                 with Server(mode, other=f"http://{host.host}:{host.port}", other_port=port.port,
                             lifetime=args.total * 4, max_requests=1000) as lrs:
                     argv = (["--db", str(db), "sync", "--lrs", lrs.url] if command == "sync"

@@ -35,6 +35,12 @@ from study.interop.lrs_address import (  # noqa: F401 (the names callers import 
 )
 from study.interop.lrs_http import DEFAULT_LIMITS, XAPI_VERSION, Client, Limits, Response  # noqa: F401
 
+__all__ = [
+    "CREDENTIALS_FILE", "DEFAULT_BATCH", "DEFAULT_LIMITS", "PAGE_LIMIT", "PASSWORD_ENV", "TOKEN_ENV", "USER_ENV",
+    "XAPI_VERSION", "Client", "Conflict", "Endpoint", "Limits", "LrsError", "Response", "SyncOutcome", "batches",
+    "fetch_pages", "iter_statements", "pending", "read_credentials", "send", "statements_url",
+]
+
 DEFAULT_BATCH = 100
 PAGE_LIMIT = 500
 

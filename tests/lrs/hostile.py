@@ -211,6 +211,15 @@ class Server:
             raise ValueError(f"unknown mode {mode}")
 
 
+def other_host_server() -> Server:
+    """A well-behaved server on another loopback address (127.0.0.2, as Linux routes all of 127/8); where
+    that address is not configured (macOS), on another port of 127.0.0.1, which is another origin too."""
+    try:
+        return Server("ok", host="127.0.0.2")
+    except OSError:
+        return Server("ok")
+
+
 # Every mode; a sync and an analysis must each end in one error line for every one of them.
 MODES = [
     "302-other-host", "307-other-host", "302-other-port", "302-https", "redirect-loop",

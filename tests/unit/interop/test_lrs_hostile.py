@@ -17,7 +17,7 @@ from study.cli import main
 from study.interop import lrs_http
 from study.interop.lrs import statements_url
 from study.progress import Attempt, open_store
-from tests.lrs.hostile import ESCAPES, MODES, TOKEN, Server
+from tests.lrs.hostile import ESCAPES, MODES, TOKEN, Server, other_host_server
 
 FAST = lrs_http.Limits(request=0.4, total=2.5, connect=0.5, retry_after_cap=5.0, max_bytes=256 * 1024,
                        max_pages=25, max_statements=1000, backoff=0.0)
@@ -36,7 +36,7 @@ def fast_limits(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture
 def others():
     """The servers a hostile LRS points elsewhere at: another host and another port. Both must stay unasked."""
-    with Server("ok", host="127.0.0.2") as host, Server("ok") as port:
+    with other_host_server() as host, Server("ok") as port:
         yield host, port
 
 
