@@ -288,7 +288,7 @@ class Client:
                     data = self._read(resp, deadline)
                     return Response(resp.status_code, data, {k.lower(): v for k, v in resp.headers.items()})
         except httpx.TimeoutException:
-            raise OSError(f"no complete answer within {left:.0f} s") from None
+            raise OSError(f"no complete answer within {left:.3g} s") from None
         except httpx.UnsupportedProtocol as exc:
             raise _Final(f"cannot send to {url[:200]!r}: {exc}") from None
         except (httpx.LocalProtocolError, httpx.InvalidURL) as exc:
@@ -297,7 +297,7 @@ class Client:
             if watchdog.fired == "cancelled":
                 raise _Final("the sync was stopped") from None
             if watchdog.fired == "deadline":
-                raise OSError(f"no complete answer within {left:.0f} s") from None
+                raise OSError(f"no complete answer within {left:.3g} s") from None
             if isinstance(exc, httpx.RemoteProtocolError):
                 raise OSError(f"not a valid HTTP answer: {exc}") from None
             raise OSError(_reason(exc)) from None
@@ -316,7 +316,7 @@ class Client:
             if total > self.limits.max_bytes:
                 raise _Final(self._too_big())
             if time.monotonic() > deadline:
-                raise OSError(f"no complete answer within {self.limits.request:.0f} s")
+                raise OSError(f"no complete answer within {self.limits.request:.3g} s")
             chunks.append(chunk)
         return b"".join(chunks)
 

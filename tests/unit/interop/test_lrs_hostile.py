@@ -161,3 +161,12 @@ def test_analysis_refusals_say_why(mode, words, others, capsys) -> None:
         assert main(["analyze", "--lrs", lrs.url]) == 1
         line = one_clean_error(capsys.readouterr().err)
     assert words in line
+
+
+@pytest.mark.parametrize("mode", ["drip-headers", "drip-body", "silence"])
+def test_a_dripping_or_silent_lrs_meets_the_deadline_of_the_whole_answer(mode, others, db, capsys) -> None:
+    # A byte every 50 ms never trips a per-read timeout of 0.4 s: only the deadline of the whole answer ends it.
+    with hostile(mode, others) as lrs:
+        line = sync_error(db, lrs.url, capsys)
+    assert "no complete answer within " in line or f"longer than {FAST.total:.0f} s in all" in line
+    assert 1 <= len(lrs.seen) <= 5
