@@ -101,6 +101,14 @@ def _header_safe(value: str, what: str) -> str:
     return value
 
 
+def _token(value: str, what: str) -> str:
+    # RFC 6750's b64token is ASCII; a header cannot carry anything else, and httpx would refuse it deep inside.
+    _header_safe(value, what)
+    if not value.isascii():
+        raise LrsError(f"{what} holds a character that is not ASCII; a bearer token cannot (fix it and try again)")
+    return "Bearer " + value
+
+
 def read_credentials(config_dir: Path, env: Mapping[str, str] = os.environ) -> str | None:
     """The ``Authorization`` header value: a bearer token or basic credentials, from the environment first,
     then ``<config dir>/lrs-credentials.json`` (``{"token": ...}`` or ``{"username": ..., "password": ...}``),
@@ -108,7 +116,7 @@ def read_credentials(config_dir: Path, env: Mapping[str, str] = os.environ) -> s
     insists for its keys."""
     token = env.get(TOKEN_ENV, "").strip()
     if token:
-        return "Bearer " + _header_safe(token, TOKEN_ENV)
+        return _token(token, TOKEN_ENV)
     user = env.get(USER_ENV, "")
     if user:
         return _basic(_header_safe(user, USER_ENV), _header_safe(env.get(PASSWORD_ENV, ""), PASSWORD_ENV))
@@ -118,7 +126,7 @@ def read_credentials(config_dir: Path, env: Mapping[str, str] = os.environ) -> s
         return None
     what = f"the token in {path}"
     if isinstance(data, dict) and isinstance(data.get("token"), str) and data["token"].strip():
-        return "Bearer " + _header_safe(data["token"].strip(), what)
+        return _token(data["token"].strip(), what)
     if isinstance(data, dict) and isinstance(data.get("username"), str) and isinstance(data.get("password"), str):
         return _basic(_header_safe(data["username"], f"the username in {path}"),
                       _header_safe(data["password"], f"the password in {path}"))

@@ -166,13 +166,16 @@ def test_every_form_of_basic_credentials_is_redacted() -> None:
     assert secrets_of(None) == []
 
 
-def test_a_token_with_a_line_break_is_refused_once_and_never_shown(monkeypatch, tmp_path, capsys) -> None:
+@pytest.mark.parametrize("token, why", [(f"{TOKEN}\r\nX-Evil: 1", "holds a line break"),
+                                        (f"{TOKEN}-\u00e9t\u00e9", "holds a character that is not ASCII")])
+def test_a_token_that_cannot_be_a_header_is_refused_once_and_never_shown(monkeypatch, tmp_path, capsys, token,
+                                                                         why) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("STUDY_LRS_TOKEN", f"{TOKEN}\r\nX-Evil: 1")
+    monkeypatch.setenv("STUDY_LRS_TOKEN", token)
     with Server("ok") as lrs:
         assert main(["--db", str(tmp_path / "p.db"), "sync", "--lrs", lrs.url]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "STUDY_LRS_TOKEN holds a line break" in err and TOKEN not in err
+    assert err.count("\n") == 1 and f"STUDY_LRS_TOKEN {why}" in err and TOKEN not in err
     assert lrs.seen == []  # permanent: nothing sent, nothing retried
     from study.progress import open_store
 
