@@ -275,7 +275,7 @@ class Client:
         if self.cancel.is_set():
             raise _Final("the sync was stopped")
         if now >= self._end:
-            raise _Final(f"the LRS at {self.endpoint} took longer than {self.limits.total:.0f} s in all; stopped "
+            raise _Final(f"the LRS at {self.endpoint} took longer than {self.limits.total:g} s in all; stopped "
                          "(what was acknowledged stays so; the rest goes next time)")
         deadline = min(now + self.limits.request, self._end)
         left = deadline - now
