@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the store's learner id in the default actor and counted once; with --actor they cannot be, and a "
         "warning says so. An LRS's GET /statements answer "
         "({\"statements\": [...], \"more\": ...}) is read as it is; further pages are not fetched. With "
-        "--lrs, the statements are read from the LRS itself, every page, filtered by the xAPI base (the "
+        "--lrs, the statements are read from the LRS itself, every page (at most 2,000 pages and 200,000 "
+        "statements, each page from the LRS's own address), filtered by the xAPI base (the "
         "course activity and everything grouped under it) and --since; credentials as for `study sync`.",
     )
     p.add_argument("results", nargs="*", metavar="RESULTS", help="export files or directories of them")
@@ -133,6 +134,7 @@ def _from_lrs(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
     try:
         endpoint = Endpoint(statements_url(args.lrs), read_credentials(user_config_dir()))
-        return load_results_from_pages(fetch_pages(Client(endpoint), base, since), str(endpoint), args.mode)
+        with Client(endpoint) as client:
+            return load_results_from_pages(fetch_pages(client, base, since), str(endpoint), args.mode)
     except LrsError as exc:
         raise ResultsError(str(exc)) from None

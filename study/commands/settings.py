@@ -33,6 +33,12 @@ def _shown(value: object) -> str:
     return str(value)
 
 
+def _rules_of_layers_above() -> dict:  # imported late, so `study --help` loads no URL rules
+    from study.interop.lrs_address import endpoint_setting
+
+    return {"lrs_endpoint": endpoint_setting}
+
+
 def run(args: argparse.Namespace) -> int:
     from study.cli import UsageError
     from study.paths import default_db_path
@@ -51,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.key} is kept by study itself and cannot be set by hand")
         if args.value is not None:
             try:
-                value = parse_setting(args.key, args.value)
+                value = parse_setting(args.key, args.value, checks=_rules_of_layers_above())
             except ValueError as exc:
                 raise UsageError(f"{args.key} {exc}") from None
     try:

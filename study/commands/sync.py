@@ -9,15 +9,17 @@ from study.commands import add_bank_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from study.interop.lrs import CREDENTIALS_FILE, PASSWORD_ENV, TOKEN_ENV, USER_ENV
+    from study.interop.lrs_address import CREDENTIALS_FILE, PASSWORD_ENV, TOKEN_ENV, USER_ENV
 
     p = sub.add_parser(
         "sync",
         help="send your answers and exams to a learning record store (xAPI)",
         description="Sends the statements `study export --format xapi` would write, except those the LRS "
-        "already acknowledged, in batches to the LRS's statements resource (xAPI 1.0.3). Network errors "
-        "and server errors are retried with backoff; an interrupted sync finishes on the next run, and "
-        "nothing is stored twice. A statement the LRS holds in a different form is reported, not hidden "
+        "already acknowledged, in batches to the LRS's statements resource (xAPI 1.0.3). A statement counts "
+        "as stored only when the LRS answers as xAPI defines (200 with its id, or 204 to a PUT); redirects "
+        "are not followed, so credentials go only to the LRS's own address. Network errors and server errors "
+        "are retried with backoff (Retry-After honoured up to a minute); each request ends within 30 s and "
+        "a sync within 5 minutes. An interrupted sync finishes on the next run, and nothing is stored twice. A statement the LRS holds in a different form is reported, not hidden "
         f"(exit 1). Credentials: {TOKEN_ENV} (a bearer token), or {USER_ENV} and {PASSWORD_ENV} (basic auth), "
         f"or {CREDENTIALS_FILE} in your config folder (`study locate` shows it; owner-only permissions), "
         "holding {\"token\": ...} or {\"username\": ..., \"password\": ...}. They are never printed.",

@@ -10,36 +10,39 @@ with success, in its own transaction. A kill or a dropped network between the LR
 acknowledgement being written means that batch is sent again next time; an LRS stores nothing twice for the
 same statement id (xAPI 1.0.3, Data 2.4.1), so the class's record is still exact.
 
-Credentials never leave this module except in the ``Authorization`` header: not in messages, not in
-``repr``, not in the store.
+What counts as stored is what xAPI 1.0.3 says an LRS answers when it stored something (Communication 2.1):
+``200`` with the JSON array of the ids of the statements it stored, for a POST; ``204`` for a PUT. A captive
+portal's ``200`` web page or a proxy's answer is none of these, so nothing is acknowledged for it.
+
+The HTTP rules (origin, deadlines, retries, sizes, redaction) are in :mod:`study.interop.lrs_http`; the address
+and credential checks, which need no network, in :mod:`study.interop.lrs_address`.
 """
 
 from __future__ import annotations
 
-import base64
-import json
-import os
-import stat
-import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-XAPI_VERSION = "1.0.3"
-TOKEN_ENV = "STUDY_LRS_TOKEN"
-USER_ENV, PASSWORD_ENV = "STUDY_LRS_USER", "STUDY_LRS_PASSWORD"
-CREDENTIALS_FILE = "lrs-credentials.json"
+from study.interop.lrs_address import (  # noqa: F401 (the names callers import from here)
+    CREDENTIALS_FILE,
+    PASSWORD_ENV,
+    TOKEN_ENV,
+    USER_ENV,
+    LrsError,
+    read_credentials,
+    statements_url,
+)
+from study.interop.lrs_http import DEFAULT_LIMITS, XAPI_VERSION, Client, Limits, Response  # noqa: F401
+
+__all__ = [
+    "CREDENTIALS_FILE", "DEFAULT_BATCH", "DEFAULT_LIMITS", "PAGE_LIMIT", "PASSWORD_ENV", "TOKEN_ENV", "USER_ENV",
+    "XAPI_VERSION", "Client", "Conflict", "Endpoint", "Limits", "LrsError", "Response", "SyncOutcome", "batches",
+    "fetch_pages", "iter_statements", "pending", "read_credentials", "send", "statements_url",
+]
+
 DEFAULT_BATCH = 100
 PAGE_LIMIT = 500
-# One statement of ours is about 1.5 KB; a page of 500 stays far below this. A bigger answer is not an LRS.
-MAX_RESPONSE_BYTES = 64 * 1024 * 1024
-
-
-class LrsError(Exception):
-    """The sync or the read could not complete; ``str(exc)`` is one line, free of credentials."""
 
 
 @dataclass(frozen=True)
@@ -56,122 +59,6 @@ class Endpoint:
 
     def __str__(self) -> str:
         return self.statements_url
-
-
-def statements_url(url: str) -> str:
-    """``http://host:8100/xAPI`` or ``.../xAPI/statements`` -> the statements resource, checked."""
-    text = url.strip()
-    parts = urllib.parse.urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise LrsError(f"the LRS address must be an http:// or https:// URL, not {url!r}")
-    if parts.username or parts.password:
-        raise LrsError("put the LRS credentials in the environment or the credentials file, not in the URL "
-                       f"(see `study sync --help`)")
-    path = parts.path.rstrip("/")
-    if not path.endswith("/statements"):
-        path += "/statements"
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
-def read_credentials(config_dir: Path, env: Mapping[str, str] = os.environ) -> str | None:
-    """The ``Authorization`` header value: a bearer token or basic credentials, from the environment first,
-    then ``<config dir>/lrs-credentials.json`` (``{"token": ...}`` or ``{"username": ..., "password": ...}``),
-    which must be readable by its owner only, as ssh insists for its keys."""
-    token = env.get(TOKEN_ENV, "").strip()
-    if token:
-        return f"Bearer {token}"
-    user = env.get(USER_ENV, "")
-    if user:
-        return _basic(user, env.get(PASSWORD_ENV, ""))
-    path = config_dir / CREDENTIALS_FILE
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise LrsError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise LrsError(f"{path} can be read by others: run `chmod 600 {path}` (it holds your LRS credentials)")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        raise LrsError(f"{path} is not a JSON object with \"token\" or \"username\" and \"password\"") from None
-    if isinstance(data, dict) and isinstance(data.get("token"), str) and data["token"].strip():
-        return f"Bearer {data['token'].strip()}"
-    if isinstance(data, dict) and isinstance(data.get("username"), str) and isinstance(data.get("password"), str):
-        return _basic(data["username"], data["password"])
-    raise LrsError(f"{path} is not a JSON object with \"token\" or \"username\" and \"password\"")
-
-
-def _basic(user: str, password: str) -> str:
-    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
-
-
-@dataclass
-class Response:
-    status: int
-    body: bytes
-
-    def detail(self) -> str:
-        """The LRS's own one-line reason, if it gave one (Ralph: ``{"detail": ...}``)."""
-        try:
-            data = json.loads(self.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            return " ".join(self.body.decode("utf-8", "replace").split())[:200]
-        if isinstance(data, dict) and isinstance(data.get("detail"), str):
-            return data["detail"][:200]
-        return ""
-
-
-class Client:
-    """HTTP to one LRS, with retries and backoff for what may pass (network errors, 5xx, 429)."""
-
-    def __init__(self, endpoint: Endpoint, *, retries: int = 4, backoff: float = 0.5, timeout: float = 30.0,
-                 sleep: Callable[[float], None] | None = None) -> None:
-        self.endpoint = endpoint
-        self.retries = retries
-        self.backoff = backoff
-        self.timeout = timeout
-        self.sleep = sleep or time.sleep
-
-    def _headers(self, body: bool) -> dict[str, str]:
-        headers = {"X-Experience-API-Version": XAPI_VERSION, "Accept": "application/json"}
-        if body:
-            headers["Content-Type"] = "application/json"
-        if self.endpoint.authorization:
-            headers["Authorization"] = self.endpoint.authorization
-        return headers
-
-    def request(self, method: str, url: str, payload: Any = None) -> Response:
-        body = None if payload is None else json.dumps(payload, ensure_ascii=False,
-                                                        separators=(",", ":")).encode("utf-8")
-        last = ""
-        for attempt in range(self.retries + 1):
-            if attempt:
-                self.sleep(self.backoff * 2 ** (attempt - 1))
-            req = urllib.request.Request(url, data=body, method=method, headers=self._headers(body is not None))
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 (http/https only)
-                    return Response(resp.status, _read_bounded(resp))
-            except urllib.error.HTTPError as exc:
-                response = Response(exc.code, _read_bounded(exc))
-                if exc.code >= 500 or exc.code == 429:
-                    last = f"HTTP {exc.code}" + (f": {response.detail()}" if response.detail() else "")
-                    continue
-                return response
-            except (urllib.error.URLError, OSError, ValueError) as exc:
-                reason = getattr(exc, "reason", exc)
-                last = f"{getattr(reason, 'strerror', None) or reason}"
-                continue
-        tries = self.retries + 1
-        raise LrsError(f"the LRS at {self.endpoint} did not answer after {tries} tries ({last})")
-
-
-def _read_bounded(resp: Any) -> bytes:
-    data = resp.read(MAX_RESPONSE_BYTES + 1)
-    if len(data) > MAX_RESPONSE_BYTES:
-        raise LrsError("the LRS sent more than 64 MB in one answer; that is not a statements page")
-    return data
 
 
 # --- sending ---------------------------------------------------------------------------------------------
@@ -202,11 +89,14 @@ def batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 def send(client: Client, store: Any, statements: Sequence[Mapping[str, Any]], *, batch_size: int = DEFAULT_BATCH,
          progress: Callable[[int], None] | None = None) -> SyncOutcome:
-    """Send what the LRS has not acknowledged yet, a batch at a time, acknowledging each batch once stored.
+    """Send what the LRS has not acknowledged yet, a batch at a time, acknowledging what the LRS said it stored.
 
+    A ``200`` names the ids stored; an LRS that already had some (Ralph leaves them out, or answers ``204``
+    when it had them all) is asked for each of the rest by PUT, whose ``204`` means stored or already there.
     A batch answered 409 holds a statement the LRS already has in another form: its statements are then put
     one by one, so the identical ones are acknowledged and each differing one is reported, not hidden.
-    Raises ``LrsError`` when the LRS refuses or stays unreachable; what was acknowledged before stays so.
+    Raises ``LrsError`` when the LRS refuses, answers something xAPI does not define, or stays unreachable;
+    what was acknowledged before stays so, and the rest is sent again next time.
     """
     key = client.endpoint.key
     acked = store.lrs_acked(key)
@@ -214,16 +104,43 @@ def send(client: Client, store: Any, statements: Sequence[Mapping[str, Any]], *,
     outcome = SyncOutcome(pending=len(todo), already=len(statements) - len(todo))
     for batch in batches(todo, batch_size):
         response = client.request("POST", client.endpoint.statements_url, list(batch))
-        if response.status in (200, 204):
-            store.record_lrs_acks(key, [s["id"] for s in batch])
-            outcome.sent += len(batch)
-        elif response.status == 409:
+        if response.status == 200:
+            stored = _stored_ids(client, response, [str(s["id"]) for s in batch])
+            store.record_lrs_acks(key, [s["id"] for s in batch if str(s["id"]).lower() in stored])
+            outcome.sent += len(stored)
+            rest = [s for s in batch if str(s["id"]).lower() not in stored]
+            if rest:
+                _one_by_one(client, store, rest, outcome)
+        elif response.status in (204, 409):
             _one_by_one(client, store, batch, outcome)
         else:
-            raise LrsError(_refusal(client.endpoint, response))
+            raise _refused(client, "refused the statements", response)
         if progress is not None:
             progress(len(batch))
     return outcome
+
+
+def _stored_ids(client: Client, response: Response, sent: list[str]) -> set[str]:
+    """The ids a POST's ``200`` says were stored: a JSON array of ids we sent, each once (xAPI 1.0.3,
+    Communication 2.1.2), or ``LrsError``: a web page or another list is no acknowledgement."""
+    try:
+        data = response.json()
+    except ValueError:
+        raise _not_xapi(client, response) from None
+    wanted = {i.lower() for i in sent}
+    if not (isinstance(data, list) and all(isinstance(i, str) for i in data)):
+        raise _not_xapi(client, response)
+    ids = [i.lower() for i in data]
+    if len(set(ids)) != len(ids) or not set(ids) <= wanted:
+        raise client.fail(f"the LRS at {client.endpoint} answered the statements with ids it was not sent; "
+                          "nothing is counted as stored (is something between you and the LRS?)")
+    return set(ids)
+
+
+def _not_xapi(client: Client, response: Response) -> LrsError:
+    what = response.detail() or f"{len(response.body)} bytes of {response.content_type or 'unknown type'}"
+    return client.fail(f"the LRS at {client.endpoint} answered HTTP {response.status} without the list of stored "
+                       f"statement ids xAPI requires ({what}); nothing is counted as stored")
 
 
 def _one_by_one(client: Client, store: Any, batch: Sequence[Mapping[str, Any]], outcome: SyncOutcome) -> None:
@@ -231,21 +148,26 @@ def _one_by_one(client: Client, store: Any, batch: Sequence[Mapping[str, Any]], 
     for st in batch:
         url = f"{client.endpoint.statements_url}?{urllib.parse.urlencode({'statementId': st['id']})}"
         response = client.request("PUT", url, st)
-        if response.status in (200, 204):
+        if response.status == 204:
             store.record_lrs_acks(key, [st["id"]])
             outcome.sent += 1
         elif response.status == 409:
-            outcome.conflicts.append(Conflict(str(st["id"]), response.detail() or "a different statement exists"))
+            why = client.clean(response.detail() or "a different statement exists")
+            outcome.conflicts.append(Conflict(client.clean(str(st["id"])), why))
+        elif 200 <= response.status < 300:
+            raise client.fail(f"the LRS at {client.endpoint} answered a statement's PUT with HTTP "
+                              f"{response.status}, not the 204 xAPI defines; nothing more is counted as stored")
         else:
-            raise LrsError(_refusal(client.endpoint, response))
+            raise _refused(client, "refused the statements", response)
 
 
-def _refusal(endpoint: Endpoint, response: Response) -> str:
+def _refused(client: Client, what: str, response: Response) -> LrsError:
     why = response.detail()
     hint = ""
     if response.status in (401, 403):
         hint = f" (check {TOKEN_ENV}, or {USER_ENV} and {PASSWORD_ENV}, or the credentials file)"
-    return f"the LRS at {endpoint} refused the statements: HTTP {response.status}" + (f": {why}" if why else "") + hint
+    return client.fail(f"the LRS at {client.endpoint} {what}: HTTP {response.status}" + (f": {why}" if why else "")
+                       + hint)
 
 
 # --- reading ---------------------------------------------------------------------------------------------
@@ -254,29 +176,54 @@ def _refusal(endpoint: Endpoint, response: Response) -> str:
 def fetch_pages(client: Client, activity: str, since: str | None = None,
                 limit: int = PAGE_LIMIT) -> Iterator[dict[str, Any]]:
     """Every StatementResult page about ``activity`` (and, through ``related_activities``, everything grouped
-    under it), one page in memory at a time, following ``more`` until it is empty."""
+    under it), one page in memory at a time, following ``more`` until it is empty: at most
+    ``Limits.max_pages`` pages and ``Limits.max_statements`` statements, each ``more`` on the LRS's own origin."""
     query = {"activity": activity, "related_activities": "true", "limit": str(limit)}
     if since:
         query["since"] = since
     url: str | None = f"{client.endpoint.statements_url}?{urllib.parse.urlencode(query)}"
+    caps = client.limits
     seen: set[str] = set()
+    pages = statements = 0
     while url:
         if url in seen:
-            raise LrsError(f"the LRS at {client.endpoint} sent the same \"more\" link twice; stopped reading")
+            raise client.fail(f"the LRS at {client.endpoint} sent the same \"more\" link twice; stopped reading")
+        if pages >= caps.max_pages:
+            raise client.fail(f"the LRS at {client.endpoint} has more than {caps.max_pages} pages of statements; "
+                              f"study reads at most {caps.max_pages} pages and {caps.max_statements} statements "
+                              "per analysis (narrow it with --since)")
         seen.add(url)
         response = client.request("GET", url)
         if response.status != 200:
-            raise LrsError(_refusal(client.endpoint, response).replace("refused the statements",
-                                                                      "refused to list statements"))
+            raise _refused(client, "refused to list statements", response)
         try:
-            page = json.loads(response.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            raise LrsError(f"the LRS at {client.endpoint} answered with something that is not JSON") from None
+            page = response.json()
+        except ValueError:
+            raise client.fail(f"the LRS at {client.endpoint} answered with something that is not JSON "
+                              f"({response.detail() or response.content_type or 'no content type'})") from None
         if not isinstance(page, dict) or not isinstance(page.get("statements"), list):
-            raise LrsError(f"the LRS at {client.endpoint} answered without a \"statements\" list")
+            raise client.fail(f"the LRS at {client.endpoint} answered without a \"statements\" list")
+        pages += 1
+        statements += len(page["statements"])
+        if statements > caps.max_statements:
+            raise client.fail(f"the LRS at {client.endpoint} holds more than {caps.max_statements} statements for "
+                              f"this course; study reads at most {caps.max_statements} statements and "
+                              f"{caps.max_pages} pages per analysis (narrow it with --since)")
         yield page
-        more = page.get("more")
-        url = urllib.parse.urljoin(client.endpoint.statements_url, more) if isinstance(more, str) and more else None
+        url = _next_page(client, url, page.get("more"))
+
+
+def _next_page(client: Client, url: str, more: Any) -> str | None:
+    """The absolute URL of the next page, which must be on the LRS's own origin (xAPI: a relative IRL)."""
+    if more is None or more == "":
+        return None
+    if not isinstance(more, str):
+        raise client.fail(f"the LRS at {client.endpoint} sent a \"more\" link that is not a string; stopped")
+    target = urllib.parse.urljoin(url, more.strip())
+    if not client.same_origin(target):
+        raise client.fail(f"the LRS at {client.endpoint} sent a \"more\" link to somewhere else "
+                          f"({more[:120]!r}); study reads only from the LRS you configured")
+    return target
 
 
 def iter_statements(pages: Iterable[Mapping[str, Any]]) -> Iterator[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -36,12 +37,20 @@ class SyncReport:
 
 
 def endpoint_for(url: str | None, store: Any) -> Endpoint:
-    from study.paths import user_config_dir
+    return with_credentials(endpoint_url(url, store))
 
+
+def endpoint_url(url: str | None, store: Any) -> str:
     chosen = url or store.get_setting("lrs_endpoint")
     if not chosen:
         raise LrsError("no LRS to sync with: give --lrs URL, or set one with `study settings lrs_endpoint URL`")
-    return Endpoint(statements_url(str(chosen)), read_credentials(user_config_dir()))
+    return statements_url(str(chosen))
+
+
+def with_credentials(url: str) -> Endpoint:
+    from study.paths import user_config_dir
+
+    return Endpoint(url, read_credentials(user_config_dir()))
 
 
 def _now() -> str:
@@ -50,9 +59,11 @@ def _now() -> str:
 
 def sync_store(request: SyncRequest, *, dry_run: bool = False, show_progress: bool = False,
                notice: Callable[[str], None] = lambda text: None, bank: Any = None,
-               client: Callable[[Endpoint], Client] = Client) -> SyncReport:
+               client: Callable[[Endpoint], Client] = Client, cancel: threading.Event | None = None) -> SyncReport:
     """Send the store's statements the LRS has not acknowledged; record the time, or why it failed, in the
-    store's settings (``lrs_last_sync``, ``lrs_last_error``) for Settings and ``study stats`` to show."""
+    store's settings (``lrs_last_sync``, ``lrs_last_error``) for Settings and ``study stats`` to show.
+
+    ``cancel`` set (the app quitting) ends the sync at once; what the LRS acknowledged until then stays so."""
     from study.bank import load_bank
     from study.interop.xapi import DEFAULT_BASE, build_statements, check_base, default_actor, store_learner_id
     from study.progress import StoreError, open_store
@@ -61,21 +72,25 @@ def sync_store(request: SyncRequest, *, dry_run: bool = False, show_progress: bo
         with open_store(request.db) as store:
             if store.notice:
                 notice(store.notice)
-            endpoint = endpoint_for(request.url, store)
-            base = check_base(request.base or DEFAULT_BASE)
-            actor = request.actor or default_actor(base, store_learner_id(store))
-            if bank is None:
-                bank = load_bank(questions=request.questions, content=request.content)
-            statements, _summary = build_statements(store.export_data(), bank, actor, base)
-            todo = pending(statements, store.lrs_acked(endpoint.key))
-            if dry_run:
-                outcome = SyncOutcome(pending=len(todo), already=len(statements) - len(todo))
-                return SyncReport(endpoint, outcome, would_send=todo)
             try:
-                outcome = _send(client(endpoint), store, statements, request.batch, show_progress and
-                                len(todo) > request.batch)
+                endpoint = with_credentials(endpoint_url(request.url, store))
+                base = check_base(request.base or DEFAULT_BASE)
+                actor = request.actor or default_actor(base, store_learner_id(store))
+                if bank is None:
+                    bank = load_bank(questions=request.questions, content=request.content)
+                statements, _summary = build_statements(store.export_data(), bank, actor, base)
+                todo = pending(statements, store.lrs_acked(endpoint.key))
+                if dry_run:
+                    outcome = SyncOutcome(pending=len(todo), already=len(statements) - len(todo))
+                    return SyncReport(endpoint, outcome, would_send=todo)
+                with client(endpoint) as http:
+                    if cancel is not None:
+                        http.cancel = cancel
+                    outcome = _send(http, store, statements, request.batch,
+                                    show_progress and len(todo) > request.batch)
             except LrsError as exc:
-                store.set_setting("lrs_last_error", f"{_now()} {exc}")
+                if not dry_run:
+                    store.set_setting("lrs_last_error", f"{_now()} {exc}")
                 raise
             store.set_setting("lrs_last_sync", _now())
             store.set_setting("lrs_last_error", f"{_now()} {count(len(outcome.conflicts), 'statement')} in "
@@ -98,11 +113,12 @@ def _send(client: Client, store: Any, statements: list[dict[str, Any]], batch: i
                     progress=lambda n: progress.advance(task, n))
 
 
-def auto_sync(db: Path, bank: Any = None) -> tuple[bool, str] | None:
+def auto_sync(db: Path, bank: Any = None, cancel: threading.Event | None = None) -> tuple[bool, str] | None:
     """After a finished exam or practice set: sync if the learner turned automatic sync on.
 
     None when it is off (or no LRS is set); else (ok, what to tell the learner). Meant for a worker thread:
-    it opens its own store connection and never raises for a network or store problem."""
+    it opens its own store connection and never raises for a network or store problem; a failure is also in
+    ``lrs_last_error`` for Settings to show."""
     from study.progress import StoreError, open_store
 
     try:
@@ -112,7 +128,7 @@ def auto_sync(db: Path, bank: Any = None) -> tuple[bool, str] | None:
     except StoreError:
         return None
     try:
-        report = sync_store(SyncRequest(db=db), bank=bank)
+        report = sync_store(SyncRequest(db=db), bank=bank, cancel=cancel)
     except LrsError as exc:
         return False, f"Sync to the LRS failed: {exc}"
     if report.outcome.conflicts:
@@ -127,8 +143,11 @@ def status_line(settings: Mapping[str, Any]) -> str | None:
     endpoint = settings.get("lrs_endpoint")
     if not endpoint:
         return None
+    from study.untrusted import shown
+
     last = settings.get("lrs_last_sync") or "never"
     auto = "on" if settings.get("lrs_auto_sync") else "off"
-    line = f"LRS {endpoint}: last sync {last}, automatic sync {auto}"
+    # Escaped again on the way out: a store written by an older study may hold an LRS's raw error text.
+    line = shown(f"LRS {endpoint}: last sync {last}, automatic sync {auto}", keep_newlines=False)
     error = settings.get("lrs_last_error")
-    return f"{line}; last failure {error}" if error else line
+    return f"{line}; last failure {shown(str(error), keep_newlines=False)}" if error else line

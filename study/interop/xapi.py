@@ -84,7 +84,11 @@ class ActorError(ValueError):
 
 
 def _absolute_http(text: str) -> bool:
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises for a port that is not a number
+    except ValueError:  # "Invalid IPv6 URL" and bad ports are malformed IRIs, one usage error, not a traceback
+        return False
     return parts.scheme in ("http", "https") and bool(parts.netloc) and not re.search(r"[\s<>\"{}|\\^`]", text)
 
 

@@ -7,7 +7,7 @@ message that says what is accepted.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 
 def _date(text: str) -> str:
@@ -62,13 +62,10 @@ def _switch(text: str) -> bool:
     raise ValueError(f"must be on or off, not {text!r}")
 
 
-def _lrs(text: str) -> str:
-    from study.interop.lrs import LrsError, statements_url
-
-    try:
-        return statements_url(text)
-    except LrsError as exc:
-        raise ValueError(str(exc)) from None
+def _checked_by_caller(text: str) -> str:
+    # The store's layer knows nothing of URLs or the network: the LRS address is checked by the rule the
+    # caller passes in (``study.interop.lrs_address.endpoint_setting``). Without one it cannot be set.
+    raise ValueError("can only be set with `study settings lrs_endpoint URL`")
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,8 @@ RULES: tuple[Rule, ...] = (
     Rule("daily_goal", "reviews and answers a day", _int_between(1, 10_000)),
     Rule("desired_retention", "recall FSRS aims for when it schedules (0.70 to 0.97)", _retention),
     Rule("theme", "the app's colours: dark or light", _theme),
-    Rule("lrs_endpoint", "the learning record store `study sync` sends to (http(s) URL)", _lrs),
+    Rule("lrs_endpoint", "the learning record store `study sync` sends to (http(s) URL)",
+         _checked_by_caller),
     Rule("lrs_auto_sync", "on: the app syncs after each finished exam or practice set", _switch, False),
     Rule("lrs_last_sync", "when the last sync finished (UTC)", None),
     Rule("lrs_last_error", "why the last sync failed, if it did", None),
@@ -93,9 +91,14 @@ RULES: tuple[Rule, ...] = (
 BY_KEY = {r.key: r for r in RULES}
 
 
-def parse_setting(key: str, text: str) -> Any:
-    """The value to store for ``key`` typed as ``text``; ``KeyError`` for a key not set by hand."""
+def parse_setting(key: str, text: str, checks: Mapping[str, Callable[[str], Any]] | None = None) -> Any:
+    """The value to store for ``key`` typed as ``text``; ``KeyError`` for a key not set by hand.
+
+    ``checks`` holds the rules of the layers above for the keys this layer cannot check itself
+    (``lrs_endpoint``: an address, checked by the LRS client's rule)."""
     rule = BY_KEY.get(key)
     if rule is None or rule.parse is None:
         raise KeyError(key)
+    if checks and key in checks:
+        return checks[key](text)
     return rule.parse(text)

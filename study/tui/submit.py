@@ -57,13 +57,11 @@ def _replay(app: Any, store: Any, queued: list[tuple[str, tuple, dict]]) -> None
 
 def sync_after_a_set(app: Any, store: Any) -> None:
     """The learner's automatic sync to their LRS, when they turned it on (``study settings lrs_auto_sync
-    on``): in this worker thread, after the set's writes, so the screen never waits for the network."""
-    from study.interop.sync import auto_sync
+    on``): after the set's writes, in a thread that quitting abandons (``study.tui.auto_sync``), so neither
+    the screen nor ctrl+q ever waits for the network."""
+    from study.tui.auto_sync import start_auto_sync
 
     path = getattr(store, "path", None)
     if path is None:
         return
-    outcome = auto_sync(path, bank=getattr(getattr(app, "services", None), "bank", None))
-    if outcome is not None:
-        ok, message = outcome
-        app.call_from_thread(app.notify, message, severity="information" if ok else "warning", timeout=6)
+    app.call_from_thread(start_auto_sync, app, path)

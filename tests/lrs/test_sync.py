@@ -18,6 +18,7 @@ import pytest
 from study.analysis.results import load_results, load_results_from_pages
 from study.bank import load_bank
 from study.cli import main
+from study.interop import lrs_http
 from study.interop.lrs import Client, Endpoint, LrsError, fetch_pages, read_credentials, statements_url
 from study.interop.sync import SyncRequest, auto_sync, sync_store
 from study.interop.xapi import DEFAULT_BASE, build_statements, default_actor, store_learner_id, to_jsonl
@@ -136,9 +137,7 @@ def test_an_interrupted_sync_completes_next_time_with_nothing_lost_or_doubled(ra
 
 def test_an_lrs_that_is_down_is_one_error_line_and_nothing_is_acknowledged(stores, credentials, capsys,
                                                                            monkeypatch) -> None:
-    import study.interop.lrs as lrs
-
-    monkeypatch.setattr(lrs.time, "sleep", lambda s: None)
+    monkeypatch.setattr(lrs_http, "DEFAULT_LIMITS", lrs_http.Limits(backoff=0))
     url = f"http://127.0.0.1:{free_port()}/xAPI"
     assert main(["--db", str(stores["chi"]), "sync", "--lrs", url]) == 1
     err = capsys.readouterr().err.strip().splitlines()
@@ -195,9 +194,7 @@ def test_server_errors_are_retried_with_backoff_then_succeed(scripted, stores, b
 
 def test_an_lrs_answering_500_fails_cleanly_and_keeps_nothing(scripted, stores, bank, credentials, capsys,
                                                              monkeypatch) -> None:
-    import study.interop.lrs as lrs
-
-    monkeypatch.setattr(lrs.time, "sleep", lambda s: None)
+    monkeypatch.setattr(lrs_http, "DEFAULT_LIMITS", lrs_http.Limits(backoff=0))
     _Scripted.script = [500] * 10
     url = f"http://127.0.0.1:{scripted.server_address[1]}/xAPI"
     assert main(["--db", str(stores["ben"]), "sync", "--lrs", url]) == 1
@@ -258,8 +255,6 @@ def test_analyze_from_the_lrs_equals_analyze_from_the_files(ralph, bank, qids, c
 
 
 def test_automatic_sync_runs_only_when_turned_on(ralph, stores, bank, credentials, monkeypatch) -> None:
-    import study.interop.lrs as lrs
-
     db = stores["ana"]
     assert auto_sync(db, bank) is None  # off by default: nothing sent
     assert acked(db, ralph.url) == set()
@@ -270,7 +265,7 @@ def test_automatic_sync_runs_only_when_turned_on(ralph, stores, bank, credential
     assert ok and message == f"Synced {len(statements_of(db, bank))} statements to the LRS"
     assert acked(db, ralph.url) == {s["id"] for s in statements_of(db, bank)}
     # A failure is a message for the learner, never an exception in the app's worker.
-    monkeypatch.setattr(lrs.time, "sleep", lambda s: None)
+    monkeypatch.setattr(lrs_http, "DEFAULT_LIMITS", lrs_http.Limits(backoff=0))
     assert main(["--db", str(db), "settings", "lrs_endpoint", f"http://127.0.0.1:{free_port()}/xAPI"]) == 0
     ok, message = auto_sync(db, bank)
     assert not ok and message.startswith("Sync to the LRS failed: the LRS at http://127.0.0.1:")

@@ -102,7 +102,7 @@ async def test_a_finished_set_syncs_when_the_learner_turned_it_on(make_app, stor
 
     calls: list[Any] = []
 
-    def fake_auto_sync(db: Any, bank: Any = None) -> tuple[bool, str]:
+    def fake_auto_sync(db: Any, bank: Any = None, **_options: Any) -> tuple[bool, str]:
         calls.append(db)
         return True, "Synced 5 statements to the LRS"
 
