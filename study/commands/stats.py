@@ -65,6 +65,9 @@ def render(stats, console=None) -> None:
         f"[b]Exam readiness {when}:[/b] expected {_pct(r.expected)} "
         f"(90% range {_pct(r.low)}-{_pct(r.high)} on a {r.questions}-question exam)"
     )
+    if r.measured is not None:
+        console.print(f"Measured on your last {count(r.measured_exams, 'exam')}: {_pct(r.measured)} "
+                      "(each weighted by its share of questions new to you)")
     if not r.exam_date:
         console.print("[dim]Set your exam date with `study stats --exam-date YYYY-MM-DD` to predict for that day.[/dim]")
     table = Table(title="By domain")

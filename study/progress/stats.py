@@ -220,6 +220,7 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
         now.astimezone(UTC),
         questions=blueprint.exam.questions,
         exam_date=exam_date,
+        exams=[r for r in (e.report for e in store.exam_history()) if isinstance(r, dict)],
     )
 
     start = today - dt.timedelta(days=HEATMAP_DAYS - 1)

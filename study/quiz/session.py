@@ -123,6 +123,9 @@ class QuizSession:
         self.domain_names = dict(domain_names or {})
         self.objective_titles = dict(objective_titles or {})
         self.recorded: set[int] = set()
+        # Per question, whether the learner had never attempted it when the session was built (None: not
+        # known, no store). The report counts them: "41 of 50 new to you".
+        self.new_to_you: list[bool] | None = None
         self.clock: Clock = clock or system_clock
         self.store = store
         self._report: "Report | None" = None
@@ -305,6 +308,7 @@ class QuizSession:
             "domain_names": self.domain_names,
             "objective_titles": self.objective_titles,
             "recorded": sorted(self.recorded),
+            "new_to_you": self.new_to_you,
             "instances": [inst.to_dict() for inst in self.instances],
         }
 
@@ -347,6 +351,8 @@ class QuizSession:
         s.timed_out = data["timed_out"]
         s.finished_at = from_iso(data["finished_at"])
         s.recorded = set(data["recorded"])
+        new = data.get("new_to_you")
+        s.new_to_you = [bool(x) for x in new] if isinstance(new, list) and len(new) == len(instances) else None
         if bank is not None:
             s.domain_names.update(_domain_names(bank))
             s.objective_titles.update(_objective_titles(bank))
@@ -529,10 +535,14 @@ def build_exam(
     clock = clock or now_clock or system_clock
     started = started or as_utc(clock())
     pool = list(bank.questions if questions is None else questions)
-    avoid = History(store, started).recent_exam_questions() if store is not None else set()
+    history = History(store, started) if store is not None else None
+    avoid = history.recent_exam_questions() if history is not None else set()
+    last_seen = history.last_seen() if history is not None else {}
+    held = history.held_back() if history is not None else set()
 
     def pick(broken: set[str]) -> list[Any]:
-        return select_exam([q for q in pool if q.id not in broken], bank.blueprint, count, seed, avoid)
+        return select_exam([q for q in pool if q.id not in broken and q.id not in held], bank.blueprint, count,
+                           seed, avoid, last_seen=last_seen)
 
     instances = _instances(bank, pick, seed, as_choice=True)
     if minutes is None:
@@ -544,6 +554,8 @@ def build_exam(
         target_percent=exam.target_percent, domain_names=_domain_names(bank),
         objective_titles=_objective_titles(bank), clock=clock, store=store,
     )
+    if history is not None:
+        session.new_to_you = [inst.qid not in last_seen for inst in instances]
     # Saved at once: an exam closed before its first answer is still offered for resume, its clock running.
     session._persist()
     return session
@@ -585,8 +597,10 @@ def build_practice(
     history = History(store, started) if store is not None else None
     order = bank.blueprint.objective_ids()
 
+    held = history.held_back() if history is not None else set()
+
     def choose(broken: set[str]) -> list[Any]:
-        return select_practice([q for q in pool if q.id not in broken], count, seed, pick=pick,
+        return select_practice([q for q in pool if q.id not in broken and q.id not in held], count, seed, pick=pick,
                                history=history, objective_order=order)
 
     mode = "quiz" if timed_like_exam and minutes else "practice"
