@@ -150,7 +150,7 @@ class Report:
         if self.skipped:
             lines.append(f"Skipped, not graded: {self.skipped} of {len(self.questions)} questions.")
         if self.timed_out:
-            lines.append("Time ran out; the quiz was submitted automatically.")
+            lines.append("Time ran out: graded as it stood when the time was up.")
         minutes, secs = divmod(int(round(self.seconds)), 60)
         lines.append(f"Time: {minutes} min {secs} s, {self.seconds / max(1, len(self.questions)):.0f} s per question on average.")
         lines.append("")

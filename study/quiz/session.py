@@ -371,7 +371,7 @@ class QuizSession:
         t = self._now(now)
         if self.deadline is not None and t >= self.deadline:
             self._submit(t, timed_out=True)
-            raise TimeUp("time is up; the exam was submitted")
+            raise TimeUp(f"time is up; the {'exam' if self.mode == 'exam' else 'quiz'} was submitted")
         self._charge(t)
         return t
 
