@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ("bury", "hold a card or question back until tomorrow", _bury),
     ):
         p = sub.add_parser(name, help=help_, description=f"{help_[0].upper()}{help_[1:]}. ID is a question id "
-                           "or a card id (topic/section), as `study bank` lists them.")
+                           "or a card id (topic/section), as the question and topic files give them.")
         p.add_argument("ids", nargs="*", metavar="ID")
         if name == "suspend":
             p.add_argument("--list", action="store_true", help="list what is suspended or buried now")

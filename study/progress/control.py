@@ -149,4 +149,4 @@ def check_item(bank: Any, item_id: str) -> str:
         return "question"
     if any(c.id == item_id for c in bank.cards):
         return "card"
-    raise UnknownItem(f"no card or question with id {item_id!r} (see `study bank` for ids)")
+    raise UnknownItem(f"no card or question with id {item_id!r} (ids are in the question and topic files; `study preview ID` shows a question)")

@@ -120,5 +120,5 @@ def test_study_suspend_bury_and_unsuspend(tmp_path, capsys):
 def test_an_unknown_id_is_one_line(tmp_path, capsys, cmd):
     assert main(["--db", str(tmp_path / "p.db"), cmd, "no-such-id"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "study: error: no card or question with id 'no-such-id' (see `study bank` for ids)"
+    assert err == "study: error: no card or question with id 'no-such-id' (ids are in the question and topic files; `study preview ID` shows a question)"
     assert main(["--db", str(tmp_path / "p.db"), cmd]) == 2
