@@ -84,6 +84,7 @@ def render(stats, console=None) -> None:
             console.print(f"  {s.objective} {s.title}: +{100 * s.gain:.1f} points ({s.unseen} unseen)")
     console.print(
         f"Streak {count(stats.streak, 'day')} (longest {stats.longest_streak}); {_due(stats)}; "
+        f"answered today {stats.answers_today}/{stats.settings.get('daily_goal') or 20}; "
         f"new {stats.new_items}; {count(stats.attempts, 'answer')} and {count(stats.reviews, 'card review')} "
         f"recorded; {count(len(stats.exam_history), 'exam')} taken."
     )

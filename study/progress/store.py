@@ -627,7 +627,7 @@ class Store:
     def reset(self, *, keep_settings: bool = True) -> None:
         """Delete all progress in one transaction (settings kept unless asked). Callers back up first."""
         with self._tx() as conn:
-            for table in ("attempts", "reviews", "items", "sessions", "item_totals", "activity"):
+            for table in ("attempts", "reviews", "items", "sessions", "item_totals", "activity", "item_control"):
                 conn.execute(f"DELETE FROM {table}")
             if not keep_settings:
                 conn.execute("DELETE FROM settings")

@@ -145,6 +145,9 @@ def build_practice(
         target_percent=bank.blueprint.exam.target_percent, domain_names=_domain_names(bank),
         objective_titles=_objective_titles(bank), clock=clock, store=store,
     )
+    if history is not None:
+        last_seen = history.last_seen()
+        session.new_to_you = [inst.qid not in last_seen for inst in instances]
     # A timed set is saved at once, as an exam is: left before its first answer, it still resumes.
     session._persist()
     return session

@@ -102,3 +102,18 @@ def test_answers_today_count_answers_not_card_ratings(store, bank):
     s = compute_stats(store, bank, NOW)
     assert s.answers_today == 1
     assert s.activity[-1][1] == 2  # the heatmap still shows all study
+
+
+def test_reset_lifts_suspensions_and_burials(store):
+    control.suspend(store, "a1", NOW)
+    control.bury(store, "b1", NOW)
+    store.reset()
+    assert control.controls(store) == []
+
+
+def test_a_practice_report_says_how_many_were_new(store, bank):
+    from study.quiz import build_practice
+
+    answer(store, "a1", True, NOW - T(days=1))
+    s = build_practice(bank, seed=1, count=4, store=store, now=NOW)
+    assert s.new_to_you == [i.qid != "a1" for i in s.instances]
