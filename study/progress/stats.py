@@ -64,7 +64,7 @@ class Stats:
     longest_streak: int
     activity: list[tuple[dt.date, int]]  # oldest first, HEATMAP_DAYS entries ending today
     forecast: list[tuple[dt.date, int]]  # FORECAST_DAYS entries starting today
-    due_today: int
+    due_today: int  # the same number as due_now, the one meaning of due; forecast[0] adds later today
     new_items: int
     exam_history: list[dict[str, Any]]
     readiness: Readiness
@@ -231,10 +231,18 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
 
     bank_ids = {q.id for q in bank.questions} | {c.id for c in bank.cards}
     forecast_counts = [0] * FORECAST_DAYS
+    from study.progress.control import controls
+
+    # Suspended items are never due; a buried one falls due when its burial ends at the earliest.
+    held = {c.item_id: c for c in controls(store)}
     for item_id, s in states.items():
         if item_id not in bank_ids:
             continue
-        offset = max(0, (s.due.astimezone(tz).date() - today).days)
+        c = held.get(item_id)
+        if c is not None and c.suspended:
+            continue
+        due = max(s.due, c.buried_until) if c is not None and c.buried_until else s.due
+        offset = max(0, (due.astimezone(tz).date() - today).days)
         if offset < FORECAST_DAYS:
             forecast_counts[offset] += 1
     forecast = [(today + dt.timedelta(days=k), n) for k, n in enumerate(forecast_counts)]
@@ -260,7 +268,7 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
         longest_streak=longest,
         activity=activity,
         forecast=forecast,
-        due_today=forecast_counts[0],
+        due_today=len(due_ids),
         new_items=len(bank_ids - set(states)),
         exam_history=exams,
         readiness=readiness,

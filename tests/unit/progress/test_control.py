@@ -117,3 +117,13 @@ def test_a_practice_report_says_how_many_were_new(store, bank):
     answer(store, "a1", True, NOW - T(days=1))
     s = build_practice(bank, seed=1, count=4, store=store, now=NOW)
     assert s.new_to_you == [i.qid != "a1" for i in s.instances]
+
+
+def test_the_forecast_leaves_suspended_items_out_and_places_buried_ones_after_their_burial(store, bank):
+    answer(store, "a1", False, NOW - T(days=3))
+    answer(store, "b1", False, NOW - T(days=3))
+    control.suspend(store, "a1", NOW)
+    control.bury(store, "b1", NOW)
+    s = compute_stats(store, bank, NOW)
+    assert s.forecast[0][1] == 0 and s.forecast[1][1] == 1
+    assert s.due_today == s.due_now == 0
