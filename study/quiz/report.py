@@ -146,7 +146,7 @@ class Report:
         else:
             lines = ["Nothing answered, so nothing was graded."]
         if self.new_to_you is not None:
-            lines.append(f"Questions: {self.new_to_you_line} (answered for the first time).")
+            lines.append(f"Questions: {self.new_to_you_line} (never answered before).")
         if self.skipped:
             lines.append(f"Skipped, not graded: {self.skipped} of {len(self.questions)} questions.")
         if self.timed_out:
