@@ -27,6 +27,8 @@ COMMAND_MODULES = (
     "analyze",
     "stats",
     "settings",
+    "plan",
+    "control",
     "sync",
     "export",
     "import_",

@@ -110,8 +110,6 @@ def run(args: argparse.Namespace) -> int:
               f"out (first: {errors[0]}); run `study lint` for all", file=sys.stderr)
     talk = sys.stderr if args.json else sys.stdout
     seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
-    if args.seed is None and not args.resume:  # a resumed quiz keeps the questions it had
-        print(f"seed {seed} (repeat this quiz with --seed {seed})", file=talk)
     seed_value: int | str = int(seed) if seed.isdigit() else seed
 
     store = _open_store(args)
@@ -122,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             _settle_abandoned(args.mode, bank, store, clock, talk)
             session = _build(args, bank, store, clock, seed_value, difficulty)
+            if args.seed is None:  # only once the quiz exists: a refused start says just why
+                print(f"seed {seed} (repeat this quiz with --seed {seed})", file=talk)
         report = run_plain(session, sys.stdin, talk, clock)
     except SelectionError as exc:
         raise UsageError(str(exc)) from None

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,6 +65,9 @@ def render(stats, console=None) -> None:
         f"[b]Exam readiness {when}:[/b] expected {_pct(r.expected)} "
         f"(90% range {_pct(r.low)}-{_pct(r.high)} on a {r.questions}-question exam)"
     )
+    if r.measured is not None:
+        console.print(f"Measured on your last {count(r.measured_exams, 'exam')}: {_pct(r.measured)} "
+                      "(each weighted by its share of questions new to you)")
     if not r.exam_date:
         console.print("[dim]Set your exam date with `study stats --exam-date YYYY-MM-DD` to predict for that day.[/dim]")
     table = Table(title="By domain")
@@ -79,7 +83,8 @@ def render(stats, console=None) -> None:
         for s in r.study_next:
             console.print(f"  {s.objective} {s.title}: +{100 * s.gain:.1f} points ({s.unseen} unseen)")
     console.print(
-        f"Streak {count(stats.streak, 'day')} (longest {stats.longest_streak}); due today {stats.due_today}; "
+        f"Streak {count(stats.streak, 'day')} (longest {stats.longest_streak}); {_due(stats)}; "
+        f"answered today {stats.answers_today}/{stats.settings.get('daily_goal') or 20}; "
         f"new {stats.new_items}; {count(stats.attempts, 'answer')} and {count(stats.reviews, 'card review')} "
         f"recorded; {count(len(stats.exam_history), 'exam')} taken."
     )
@@ -89,3 +94,13 @@ def render(stats, console=None) -> None:
     if sync:
         console.print(sync, markup=False)
     console.print(f"[dim]How: {r.method}[/dim]")
+
+
+def _due(stats: Any) -> str:
+    """"due now 5", or when nothing is: "due now 0 (next at 14:20)", in the learner's zone."""
+    text = f"due now {stats.due_now}"
+    if not stats.due_now and stats.next_due is not None:
+        at = stats.next_due.astimezone(stats.now.tzinfo)
+        day = "" if at.date() == stats.now.date() else f"{at:%a %d %b} "
+        text += f" (next {day}at {at:%H:%M})"
+    return text

@@ -164,7 +164,18 @@ _V6: list[str | Callable[[sqlite3.Connection], None]] = [
     )""",
 ]
 
-MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5, _V6]
+# Card control as in Anki (``study.progress.control``): a suspended item is never drawn nor due until the
+# learner unsuspends it; a buried one is held back until ``buried_until`` (the start of the next local day).
+_V7: list[str | Callable[[sqlite3.Connection], None]] = [
+    """CREATE TABLE item_control (
+        item_id      TEXT PRIMARY KEY,
+        suspended    INTEGER NOT NULL DEFAULT 0 CHECK (suspended IN (0, 1)),
+        buried_until TEXT,
+        updated_at   TEXT NOT NULL
+    )""",
+]
+
+MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

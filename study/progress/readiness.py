@@ -27,6 +27,13 @@ How it is computed (the same words are in the README and ``study stats``):
    is the sum of its 30 largest item gains; objectives are ranked by it. This favours objectives with many
    unseen or fading items in heavy domains, and gives little to items just reviewed, as spacing should.
 
+5. **Measured on exams.** Beside the model, ``measured`` is what the learner's last ``MEASURED_EXAMS``
+   practice exams scored, weighted by how much of each exam was new to the learner: an exam's weight is its
+   share of questions never attempted before it (``new_to_you / total``), at least ``MIN_EXAM_WEIGHT``. An
+   exam of fresh questions measures knowledge; one of repeats mostly measures memory of the last session,
+   so 45 of 50 new counts nine times as much as 5 of 50. An exam recorded before the count was kept weighs
+   ``UNKNOWN_EXAM_WEIGHT``.
+
 Everything assumes no further study before T, so the number rises as the learner keeps reviewing.
 """
 
@@ -43,6 +50,9 @@ SECONDS_PER_ITEM = 120
 ITEMS_PER_HOUR = 3600 // SECONDS_PER_ITEM
 CARD_PRIOR = 0.25
 RANGE_LEVEL = 0.90
+MEASURED_EXAMS = 5
+MIN_EXAM_WEIGHT = 0.1
+UNKNOWN_EXAM_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -78,6 +88,8 @@ class Readiness:
     domain_questions: dict[str, int]
     study_next: list[StudyNext] = field(default_factory=list)
     method: str = ""
+    measured: float | None = None  # weighted score of recent exams (point 5), None before the first exam
+    measured_exams: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -108,6 +120,30 @@ def chance(item: ReadinessItem, at: dt.datetime) -> float:
     # lapsed item counts at the guess rate until the learner gets it right again.
     r = 0.0 if item.lapsed else schedule.retrievability(item.card, at)
     return r + (1.0 - r) * item.prior
+
+
+def exam_weight(report: Any) -> float:
+    """How much one exam's score says about knowledge: its share of questions new to the learner."""
+    new, total = _get(report, "new_to_you"), _get(report, "total")
+    if not isinstance(new, int) or not isinstance(total, int) or total <= 0:
+        return UNKNOWN_EXAM_WEIGHT
+    return max(MIN_EXAM_WEIGHT, min(1.0, new / total))
+
+
+def measured_score(reports: Sequence[Any]) -> float | None:
+    """Freshness-weighted mean score (fraction) of the last ``MEASURED_EXAMS`` exam reports, oldest first in
+    ``reports`` (``Report`` objects or their dicts); None without an exam that graded anything."""
+    pairs = []
+    for r in list(reports)[-MEASURED_EXAMS:]:
+        total, correct = _get(r, "total"), _get(r, "correct")
+        if isinstance(total, int) and total > 0 and isinstance(correct, int):
+            pairs.append((exam_weight(r), correct / total))
+    wsum = sum(w for w, _ in pairs)
+    return sum(w * x for w, x in pairs) / wsum if wsum else None
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
 def split_questions(total: int, weights: dict[str, float]) -> dict[str, int]:
@@ -156,6 +192,7 @@ def compute_readiness(
     questions: int = 50,
     exam_date: dt.date | None = None,
     top: int = 5,
+    exams: Sequence[Any] = (),
 ) -> Readiness:
     """``domains`` is ``[(domain_id, weight, [(objective_id, title), ...]), ...]``; ``items`` the scored
     items (already chosen per objective, see the module docstring); ``at`` the exam moment."""
@@ -215,6 +252,8 @@ def compute_readiness(
         domain_questions=counts,
         study_next=[s for s in ranked if s.gain > 0][:top],
         method=METHOD,
+        measured=measured_score(exams),
+        measured_exams=min(len(exams), MEASURED_EXAMS),
     )
 
 
@@ -224,5 +263,6 @@ METHOD = (
     "recall on that date with no further study (0 for unseen items and for items last answered wrong, which "
     "therefore count at the guess rate, e.g. 1/4 for four choices). Range: 5th-95th percentile of the number right on a 50-question exam "
     "drawn by weight (sum of binomials). Study next: objectives whose 30 best item reviews (an hour at 2 "
-    "minutes each) raise the expected score most."
+    "minutes each) raise the expected score most. Measured: the last 5 exams' scores, each weighted by its "
+    "share of questions new to you (at least 0.1), so an exam of fresh questions counts above one of repeats."
 )

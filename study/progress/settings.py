@@ -78,7 +78,9 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     Rule("exam_date", "your exam day (YYYY-MM-DD): readiness predicts for it", _date),
-    Rule("daily_goal", "reviews and answers a day", _int_between(1, 10_000)),
+    Rule("daily_goal", "questions answered a day (card ratings do not count)", _int_between(1, 10_000)),
+    Rule("new_per_day", "most items never seen before to start in a day (cards and questions)",
+         _int_between(0, 10_000), 20),
     Rule("desired_retention", "recall FSRS aims for when it schedules (0.70 to 0.97)", _retention),
     Rule("theme", "the app's colours: dark or light", _theme),
     Rule("lrs_endpoint", "the learning record store `study sync` sends to (http(s) URL)",

@@ -8,6 +8,8 @@
   is not shown broken before today's study);
 * activity: answers + reviews per day for the last 365 days (the heatmap);
 * forecast: FSRS reviews falling due on each of the next 30 days (overdue ones count on day 0);
+* due now / next due: the one meaning of "due" (``study.progress.due``), shared with Review and Home;
+* answers today: questions answered today, what the daily goal counts (card ratings are not answers);
 * readiness: see ``study.progress.readiness``.
 
 Days are calendar days in the time zone of the ``now`` passed in (the CLI passes local time). Activity is
@@ -62,11 +64,14 @@ class Stats:
     longest_streak: int
     activity: list[tuple[dt.date, int]]  # oldest first, HEATMAP_DAYS entries ending today
     forecast: list[tuple[dt.date, int]]  # FORECAST_DAYS entries starting today
-    due_today: int
+    due_today: int  # the same number as due_now, the one meaning of due; forecast[0] adds later today
     new_items: int
     exam_history: list[dict[str, Any]]
     readiness: Readiness
     settings: dict[str, Any] = field(default_factory=dict)
+    due_now: int = 0  # see study.progress.due: what Review takes right now
+    next_due: dt.datetime | None = None  # when the next item falls due, if nothing is due now
+    answers_today: int = 0  # the daily goal counts these (questions answered), not card ratings
 
     def to_dict(self) -> dict[str, Any]:
         def group(g: Group) -> dict[str, Any]:
@@ -79,6 +84,9 @@ class Stats:
             "streak": self.streak,
             "longest_streak": self.longest_streak,
             "due_today": self.due_today,
+            "due_now": self.due_now,
+            "next_due": self.next_due.isoformat() if self.next_due else None,
+            "answers_today": self.answers_today,
             "new_items": self.new_items,
             "domains": [group(g) for g in self.domains],
             "objectives": [group(g) for g in self.objectives],
@@ -110,13 +118,13 @@ def _parse_date(value: Any) -> dt.date | None:
         return None
 
 
-def _day_counts(store: Store, tz: dt.tzinfo) -> dict[dt.date, int]:
+def _day_counts(store: Store, tz: dt.tzinfo, column: str = "answers + reviews") -> dict[dt.date, int]:
     # One zone offset per UTC day rather than a datetime conversion per hour bucket (a year of heavy use
     # has ~9,000 buckets). Taking the offset at noon misplaces at most the hour around midnight on the two
     # days a year the clocks change.
     days: dict[dt.date, int] = {}
     offsets: dict[str, tuple[dt.date, int]] = {}
-    for hour, n in store._query("SELECT hour, answers + reviews FROM activity"):
+    for hour, n in store._query(f"SELECT hour, {column} FROM activity"):
         day = hour[:10]
         known = offsets.get(day)
         if known is None:
@@ -212,24 +220,40 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
         now.astimezone(UTC),
         questions=blueprint.exam.questions,
         exam_date=exam_date,
+        exams=[r for r in (e.report for e in store.exam_history()) if isinstance(r, dict)],
     )
 
     start = today - dt.timedelta(days=HEATMAP_DAYS - 1)
     all_days = _day_counts(store, tz)
+    all_answers = _day_counts(store, tz, "answers")
     activity = [(start + dt.timedelta(days=k), all_days.get(start + dt.timedelta(days=k), 0)) for k in range(HEATMAP_DAYS)]
     streak, longest = _streaks(set(all_days), today)
 
     bank_ids = {q.id for q in bank.questions} | {c.id for c in bank.cards}
     forecast_counts = [0] * FORECAST_DAYS
+    from study.progress.control import controls
+
+    # Suspended items are never due; a buried one falls due when its burial ends at the earliest.
+    held = {c.item_id: c for c in controls(store)}
     for item_id, s in states.items():
         if item_id not in bank_ids:
             continue
-        offset = max(0, (s.due.astimezone(tz).date() - today).days)
+        c = held.get(item_id)
+        if c is not None and c.suspended:
+            continue
+        due = max(s.due, c.buried_until) if c is not None and c.buried_until else s.due
+        offset = max(0, (due.astimezone(tz).date() - today).days)
         if offset < FORECAST_DAYS:
             forecast_counts[offset] += 1
     forecast = [(today + dt.timedelta(days=k), n) for k, n in enumerate(forecast_counts)]
 
     exams = []
+    from study.progress.due import due_now, next_due
+
+    due_ids = due_now(store, now, known=bank_ids)
+    upcoming = None if due_ids else next_due(store, now, known=bank_ids)
+    answers_today = all_answers.get(today, 0)
+
     for s in store.exam_history():
         exams.append({"id": s.id, "started_at": s.started_at.isoformat(),
                       "finished_at": s.finished_at.isoformat() if s.finished_at else None, "report": s.report})
@@ -244,11 +268,14 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
         longest_streak=longest,
         activity=activity,
         forecast=forecast,
-        due_today=forecast_counts[0],
+        due_today=len(due_ids),
         new_items=len(bank_ids - set(states)),
         exam_history=exams,
         readiness=readiness,
         settings=settings,
+        due_now=len(due_ids),
+        next_due=upcoming,
+        answers_today=answers_today,
     )
 
 

@@ -51,7 +51,8 @@ RETENTION_RANGE = (0.70, 0.97)  # the desired retention the app offers (FSRS tar
 DEFAULT_SETTINGS: dict[str, Any] = {
     "exam_date": None,  # ISO date string, e.g. "2027-01-15"
     "desired_retention": 0.9,  # FSRS target recall at review time
-    "daily_goal": 20,  # reviews per day
+    "daily_goal": 20,  # questions answered per day (card ratings are not answers)
+    "new_per_day": 20,  # items never seen before to start in a day (study.progress.control)
     "theme": None,
 }
 
@@ -310,7 +311,7 @@ class Store:
                 ),
             )
             self._apply_review(conn, attempt.item_id, "question", attempt.content_hash, rating, attempt.at,
-                               attempt.seconds)
+                               attempt.seconds, mode=attempt.mode)
             conn.execute(
                 "INSERT INTO item_totals(item_id, attempts, correct, last_correct, last_at) VALUES (?, 1, ?, ?, ?)"
                 " ON CONFLICT(item_id) DO UPDATE SET attempts = attempts + 1, correct = correct + excluded.correct,"
@@ -376,6 +377,7 @@ class Store:
         rating: Rating,
         at: dt.datetime,
         seconds: float | None,
+        mode: str | None = None,
     ) -> ItemState:
         row = conn.execute("SELECT card_json FROM items WHERE item_id = ?", (item_id,)).fetchone()
         if row and stored_card(row[0]) is None:
@@ -383,14 +385,14 @@ class Store:
             self._replay(conn, item_id)
             return _item(conn.execute(f"SELECT {_ITEM_COLS} FROM items WHERE item_id = ?", (item_id,)).fetchone())
         card = schedule.review(row[0] if row else None, item_id, rating, at.astimezone(UTC), seconds,
-                               desired_retention=self._retention(conn), fuzz=self.fuzz)
+                               desired_retention=self._retention(conn), fuzz=self.fuzz, mode=mode)
         return self._write_item(conn, item_id, kind, content_hash, card)
 
     def _replay(self, conn: sqlite3.Connection, item_id: str) -> None:
         """Rebuild one item's FSRS state from its whole history, oldest event first (after an import)."""
         events = conn.execute(
-            "SELECT at, rating, seconds, content_hash, 'question' FROM attempts WHERE item_id = ?"
-            " UNION ALL SELECT at, rating, seconds, content_hash, 'card' FROM reviews WHERE card_id = ?"
+            "SELECT at, rating, seconds, content_hash, 'question', mode FROM attempts WHERE item_id = ?"
+            " UNION ALL SELECT at, rating, seconds, content_hash, 'card', 'review' FROM reviews WHERE card_id = ?"
             " ORDER BY 1",
             (item_id, item_id),
         ).fetchall()
@@ -398,15 +400,15 @@ class Store:
             return
         retention = self._retention(conn)
         card = None
-        for at, rating, seconds, _h, _k in events:
+        for at, rating, seconds, _h, _k, mode in events:
             when = stored_time(at)
             if when is None:
                 continue  # an event whose time was damaged on disk cannot be placed in the history
             card = schedule.review(card, item_id, Rating(rating), when, seconds,
-                                   desired_retention=retention, fuzz=self.fuzz)
+                                   desired_retention=retention, fuzz=self.fuzz, mode=mode)
         if card is None:
             return
-        _at, _r, _s, content_hash, kind = events[-1]
+        _at, _r, _s, content_hash, kind, _m = events[-1]
         self._write_item(conn, item_id, kind, content_hash, card)
 
     @staticmethod
@@ -544,10 +546,14 @@ class Store:
         return schedule.retrievability(state.card, at or _now())
 
     def due(self, now: dt.datetime | None = None, kind: Kind | None = None, limit: int | None = None) -> list[str]:
-        """Ids of seen items whose FSRS due time is at or before ``now``, most overdue first. Items never
-        seen are not "due": the caller decides how many new ones to mix in (see ``seen_ids``)."""
-        sql = "SELECT item_id FROM items WHERE due <= ?"
-        args: list[Any] = [utc_iso(now or _now())]
+        """Ids of seen items whose FSRS due time is at or before ``now``, most overdue first: "due now", the
+        one meaning of due (``study.progress.due``). Items never seen are not "due": the caller decides how
+        many new ones to mix in (see ``seen_ids``). Suspended and buried items are never due."""
+        # Suspended and buried items are held back (``study.progress.control``).
+        stamp = utc_iso(now or _now())
+        sql = ("SELECT item_id FROM items WHERE due <= ? AND item_id NOT IN (SELECT item_id FROM item_control"
+               " WHERE suspended = 1 OR buried_until > ?)")
+        args: list[Any] = [stamp, stamp]
         if kind is not None:
             sql += " AND kind = ?"
             args.append(kind)
@@ -621,7 +627,7 @@ class Store:
     def reset(self, *, keep_settings: bool = True) -> None:
         """Delete all progress in one transaction (settings kept unless asked). Callers back up first."""
         with self._tx() as conn:
-            for table in ("attempts", "reviews", "items", "sessions", "item_totals", "activity"):
+            for table in ("attempts", "reviews", "items", "sessions", "item_totals", "activity", "item_control"):
                 conn.execute(f"DELETE FROM {table}")
             if not keep_settings:
                 conn.execute("DELETE FROM settings")

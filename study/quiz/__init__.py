@@ -36,10 +36,9 @@ from study.quiz.session import (
     SessionError,
     TimeUp,
     alert_thresholds,
-    build_exam,
-    build_practice,
     unfinished,
 )
+from study.quiz.build import build_exam, build_practice
 
 __all__ = [
     "AnswerError", "Grade", "PickResult", "grade_answer", "normalize_answer",

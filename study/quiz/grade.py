@@ -55,15 +55,16 @@ class Grade:
 
 
 def _letters(instance: Instance, raw: str) -> list[int]:
-    tokens = [t for t in re.split(r"[\s,;/]+", raw.strip().upper()) if t]
+    # Tokens keep what the learner typed: an error names "f", not an "F" they never wrote.
+    tokens = [t for t in re.split(r"[\s,;/]+", raw.strip()) if t]
     if len(tokens) == 1 and len(tokens[0]) > 1 and tokens[0].isalpha():
         tokens = list(tokens[0])  # "AC" means A and C
     picks: list[int] = []
     for t in tokens:
-        if len(t) != 1 or t not in LABELS[: len(instance.options)]:
+        if len(t) != 1 or t.upper() not in LABELS[: len(instance.options)]:
             last = LABELS[len(instance.options) - 1]
             raise AnswerError(f"{t!r} is not a choice; answer with a letter A to {last}")
-        idx = LABELS.index(t)
+        idx = LABELS.index(t.upper())
         if idx not in picks:
             picks.append(idx)
     if not picks:
@@ -74,8 +75,9 @@ def _letters(instance: Instance, raw: str) -> list[int]:
 def normalize_answer(instance: Instance, raw: Any) -> str:
     """The canonical form of an answer: ``"B"``, ``"A,C"``, ``"T"``/``"F"`` or the typed number text.
 
-    Raises :class:`AnswerError` when ``raw`` cannot be an answer to this question. A number of the wrong kind
-    (a time for a size) is a valid, wrong answer and is not rejected here.
+    Raises :class:`AnswerError` when ``raw`` cannot be an answer to this question: not a choice, not a
+    number, or a quantity of the wrong dimension (``29 GB`` where a percentage is asked), which the learner
+    may answer again in practice and exam alike.
     """
     if instance.type == "true_false":
         if isinstance(raw, bool):
@@ -90,7 +92,10 @@ def normalize_answer(instance: Instance, raw: Any) -> str:
         text = str(raw).strip()
         if not text:
             raise AnswerError("no number given")
-        read_number(instance, text)  # raises AnswerError if unreadable
+        reading = read_number(instance, text)  # raises AnswerError if unreadable
+        if reading.value is None:
+            # Not an answer to this question, like "banana": say what is asked and let the learner answer.
+            raise AnswerError(f"that is {reading.given_dim}; the question asks for {reading.wanted_dim}")
         return text
     if isinstance(raw, int) and not isinstance(raw, bool):
         raw = LABELS[raw] if 0 <= raw < len(instance.options) else str(raw)
@@ -135,7 +140,8 @@ def read_number(instance: Instance, text: str) -> _Reading:
     wanted = parse_unit(unit).dim
     # Counts (tokens, GPUs) carry no conversion factor: "16 GPUs" answers a question asked in "GPUs" or "1".
     if q.dim != wanted and q.dim.without_counts() != wanted.without_counts():
-        return _Reading(None, text, dimension_name(q.dim), dimension_name(wanted))
+        asked = "a percentage" if unit.strip() == "%" else dimension_name(wanted)
+        return _Reading(None, text, dimension_name(q.dim), asked)
     return _Reading(float(convert(float(q.value), unit)), text)
 
 
@@ -210,5 +216,14 @@ def _grade_typed(instance: Instance, text: str) -> Grade:
         if within(reading.value, dv, key.tolerance, key.unit):
             return Grade(False, f"Not quite: you gave {shown}, the answer is {expected}. {why}", expected, text,
                          matched_distractor_why=why, derivation=instance.derivation)
-    return Grade(False, f"Not quite: you gave {shown}, the answer is {expected}.", expected, text,
+    slip = _fraction_slip(reading.value, key)
+    return Grade(False, f"Not quite: you gave {shown}, the answer is {expected}.{slip}", expected, text,
                  derivation=instance.derivation)
+
+
+def _fraction_slip(value: float, key: Any) -> str:
+    """The hint for a fraction typed where a percentage is asked (``0.264`` for 26.4%)."""
+    if key.unit.strip() != "%" or not 0 < abs(value) <= 1 or not within(value * 100, key.value, key.tolerance, key.unit):
+        return ""
+    return (f" {format_value(value, '1', key.digits)} is the fraction; the question asks for a percentage, "
+            f"{format_value(value * 100, '%', key.digits)}.")

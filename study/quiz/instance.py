@@ -154,9 +154,21 @@ def format_number(value: float, digits: int = 3) -> str:
     return text
 
 
+def group_thousands(number: str) -> str:
+    """``"10000"`` -> ``"10,000"``: keys read like the calculator's figures ("9,996 tokens/s")."""
+    if "e" in number.lower():
+        return number
+    sign, body = ("-", number[1:]) if number.startswith("-") else ("", number)
+    whole, dot, frac = body.partition(".")
+    if not whole.isdigit():
+        return number
+    return f"{sign}{int(whole):,}{dot}{frac}"
+
+
 def format_value(value: float, unit: str, digits: int = 3) -> str:
+    """A value as the learner reads it: significant digits, thousands grouped, the unit after."""
     unit = unit.strip()
-    number = format_number(value, digits)
+    number = group_thousands(format_number(value, digits))
     if unit in ("", "1"):
         return number
     return f"{number}%" if unit == "%" else f"{number} {unit}"

@@ -29,13 +29,13 @@ def _option(label: str, text: str) -> str:
 
 def describe(inst: Instance, position: int, total: int, *, flagged: bool = False, answer: str | None = None,
              now_left: str | None = None) -> str:
-    """The question as the learner reads it. ``answer`` is the answer given so far, shown only where it may
-    still change (an exam), so the caller passes None in practice."""
+    """The question as the learner reads it. ``answer`` is the learner's answer so far (never the key),
+    shown only where it may still change (an exam), so the caller passes None in practice."""
     head = f"Question {position} of {total} (objective {inst.objective})"
     if flagged:
         head += " [flagged]"
     if answer is not None:
-        head += f" [answer: {answer}]"
+        head += f" [your answer: {answer}]"
     if now_left:
         head += f" - {now_left} left"
     lines = [head, plain_text(inst.stem, WIDTH)]
@@ -119,7 +119,8 @@ def run_plain(
             say(_not_saved(exc))
             alerts = ["time up"] if session.finished else []
         for alert in alerts:
-            say("Time is up: the quiz was submitted." if alert == "time up" else f"Time check: {alert} left.")
+            say(f"Time is up: the {noun_of(session)} was submitted." if alert == "time up"
+                else f"Time check: {alert} left.")
         if session.finished:
             break
         if show:
@@ -147,7 +148,7 @@ def run_plain(
                 if cmd == "quit":
                     if session.feedback or session.store is None:
                         break
-                    say("Left the quiz; it resumes with --resume.")
+                    say(f"Left the {noun_of(session)}; it resumes with --resume.")
                     return None
                 if cmd == "flag":
                     on = session.flag(clock())
@@ -200,7 +201,7 @@ def run_plain(
             say(f"{exc}. Answer: {answer_hint(session.current)}")
             show = False
         except TimeUp:
-            say("Time is up: the quiz was submitted; that answer came too late.")
+            say(f"Time is up: the {noun_of(session)} was submitted; that answer came too late.")
         except SessionError as exc:
             say(str(exc))
             show = False
@@ -211,6 +212,11 @@ def run_plain(
     except StoreError as exc:
         say(_not_saved(exc))
         return session.report
+
+
+def noun_of(session: QuizSession) -> str:
+    """What the messages call a session: an exam is an exam, a timed or practice set is a quiz."""
+    return "exam" if session.mode == "exam" else "quiz"
 
 
 def _not_saved(exc: Exception) -> str:

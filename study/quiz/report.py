@@ -76,6 +76,15 @@ class Report:
     questions: tuple[QuestionResult, ...]
     # Practice questions passed over: shown, not graded, left out of ``total`` (an exam grades them wrong).
     skipped: int = 0
+    # How many questions the learner had never attempted before this session (None: no history known).
+    new_to_you: int | None = None
+
+    @property
+    def new_to_you_line(self) -> str | None:
+        """``"41 of 50 new to you"``: how much the score measures rather than replays."""
+        if self.new_to_you is None:
+            return None
+        return f"{self.new_to_you} of {len(self.questions)} new to you"
 
     @property
     def score(self) -> float:
@@ -124,6 +133,7 @@ class Report:
             "incorrect": [q.id for q in self.incorrect],
             "unanswered": [q.id for q in self.unanswered],
             "skipped": self.skipped,
+            "new_to_you": self.new_to_you,
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -135,10 +145,12 @@ class Report:
             lines = [f"Score: {self.correct}/{self.total} ({self.score:g}%), {self.verdict} ({UNOFFICIAL})."]
         else:
             lines = ["Nothing answered, so nothing was graded."]
+        if self.new_to_you is not None:
+            lines.append(f"Questions: {self.new_to_you_line} (never answered before).")
         if self.skipped:
             lines.append(f"Skipped, not graded: {self.skipped} of {len(self.questions)} questions.")
         if self.timed_out:
-            lines.append("Time ran out; the quiz was submitted automatically.")
+            lines.append("Time ran out: graded as it stood when the time was up.")
         minutes, secs = divmod(int(round(self.seconds)), 60)
         lines.append(f"Time: {minutes} min {secs} s, {self.seconds / max(1, len(self.questions)):.0f} s per question on average.")
         lines.append("")
@@ -204,4 +216,5 @@ def build_report(session: "QuizSession") -> Report:
         started_at=session.started_at.isoformat(), finished_at=finished.isoformat() if finished else None,
         seconds=(finished - session.started_at).total_seconds(), by_domain=by_domain, by_objective=by_objective,
         questions=tuple(results),
+        new_to_you=sum(session.new_to_you) if session.new_to_you is not None else None,
     )

@@ -6,7 +6,8 @@ from typing import Any, Iterable
 
 from study.quiz.clock import Clock, as_utc, system_clock
 from study.quiz.select import SelectionError
-from study.quiz.session import QuizSession, _domain_names, _instances, _objective_titles
+from study.quiz.build import _instances
+from study.quiz.session import QuizSession, _domain_names, _objective_titles
 
 
 def build_retake(bank: Any, qids: Iterable[str], seed: int | str = 0, *, store: Any = None,

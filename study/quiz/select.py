@@ -117,13 +117,19 @@ def select_exam(
     seed: int | str,
     avoid: Collection[str] = (),
     include_stretch: bool = False,
+    last_seen: Mapping[str, Any] | None = None,
 ) -> list[Question]:
-    """An exam: per-domain quotas by weight, objectives spread, difficulties mixed, no repeats, shuffled.
+    """An exam that measures: per-domain quotas by weight, objectives spread, difficulties mixed, shuffled.
 
-    ``avoid`` lists question ids from the learner's last exams; they are used only when the bank has nothing
-    else left for that domain. Stretch items (tag ``stretch``) are left out unless ``include_stretch``.
+    Within each domain's quota the draw takes, in this order: questions the learner never attempted (keys
+    absent from ``last_seen``, question id -> time of the latest attempt), spread over objectives; then
+    questions seen longest ago; last of all ``avoid`` (ids from the learner's last exams), again oldest
+    first. So after a practice session the next exam asks what was not just practised, as long as the
+    bank has fresh questions for that domain. Stretch items (tag ``stretch``) are left out unless
+    ``include_stretch``.
     """
     rng = random.Random(f"exam:{seed}")
+    seen_at = {k: str(v) for k, v in (last_seen or {}).items()}
     by_domain: dict[str, list[Question]] = defaultdict(list)
     seen: set[str] = set()
     for q in questions:
@@ -135,8 +141,17 @@ def select_exam(
     chosen: list[Question] = []
     objective_order = blueprint.objective_ids()
     for d in blueprint.domains:
-        groups = _by_objective(by_domain.get(d.id, ()), rng, objective_order)
-        chosen += _spread(groups, quota.get(d.id, 0), rng, avoid, Counter())
+        pool = by_domain.get(d.id, [])
+        n = quota.get(d.id, 0)
+        fresh = [q for q in pool if q.id not in seen_at and q.id not in avoid]
+        picked = _spread(_by_objective(fresh, rng, objective_order), n, rng, (), Counter())
+        if len(picked) < n:
+            # Oldest first; a question from a recent exam only after every other one.
+            taken = {q.id for q in picked}
+            rest = sorted((q for q in pool if q.id not in taken),
+                          key=lambda q: (q.id in avoid, seen_at.get(q.id, ""), q.id))
+            picked += rest[: n - len(picked)]
+        chosen += picked
     rng.shuffle(chosen)
     return chosen
 
@@ -234,6 +249,26 @@ class History:
         if fn is None:
             return []
         return list(fn(item_id=item_id) if item_id is not None else fn())
+
+    def last_seen(self) -> dict[str, str]:
+        """Question id -> time of its latest attempt (ISO text, so it sorts), for every attempted question."""
+        sums = self._summaries()
+        if sums is not None:
+            return {i: s.last_at.isoformat() if s.last_at else "" for i, s in sums.items() if s.attempts}
+        out: dict[str, str] = {}
+        for a in self._attempts():
+            iid, at = _field(a, "item_id"), str(_field(a, "at") or "")
+            if at >= out.get(iid, ""):
+                out[iid] = at
+        return out
+
+    def held_back(self) -> set[str]:
+        """Suspended and buried ids (``study.progress.control``): never drawn."""
+        if self.now is None or not hasattr(self.store, "_query"):
+            return set()  # a fake store in tests: nothing is held back
+        from study.progress.control import held_back
+
+        return held_back(self.store, self.now)
 
     def seen(self) -> set[str]:
         fn = getattr(self.store, "seen_ids", None)

@@ -193,7 +193,7 @@ async def test_practice_numeric_typed_with_units_shows_the_derivation(make_app, 
     assert {a.item_id for a in store.history()} == {"fx-d2-fp16-weights", "fx-d2-kv-cache"}
 
 
-async def test_practice_wrong_dimension_is_explained(make_app):
+async def test_practice_wrong_dimension_is_refused_with_what_is_asked(make_app):
     from study.tui.screens.practice import start_practice
 
     app = make_app()
@@ -203,9 +203,10 @@ async def test_practice_wrong_dimension_is_explained(make_app):
         await settle(pilot, app)
         await pilot.press(*"2 s", "enter")
         await settle(pilot, app)
-        grade = app.screen.grades[0]
-        assert not grade.correct and grade.wrong_dimension
-        assert "a time" in markdown_of(app, "#q-feedback")
+        # A time where a size is asked is not an answer: the screen says what is asked and waits.
+        assert app.screen.grades == {} and app.screen.session.answers == [None]
+        status = str(app.screen.query_one("#quiz-status").render())
+        assert "that is a time; the question asks for" in status
 
 
 async def test_practice_multi_choice_needs_both_picks(make_app):

@@ -34,7 +34,11 @@ async def finish_exam(pilot: Any, app: Any, plan: str) -> Any:
         inst = session.current
         if inst.is_numeric_typed:  # a number box has the focus: type, and enter moves on
             if step in "rw":
-                await pilot.press(*(inst.expected if step == "r" else "1 s"), "enter")
+                # Wrong: a wrong value of the asked dimension (another dimension is refused, not graded).
+                from study.quiz import format_value
+
+                wrong = format_value(inst.numeric.value * 3 + 1, inst.numeric.unit)
+                await pilot.press(*(inst.expected if step == "r" else wrong), "enter")
             else:
                 if step == "f":
                     session.flag()
@@ -50,6 +54,8 @@ async def finish_exam(pilot: Any, app: Any, plan: str) -> Any:
             await pilot.press("f")
         await pilot.press("n")
         await settle(pilot, app)
+    # A typed last answer leaves the focus in its number box, where "r" would be typed, not pressed.
+    app.screen.set_focus(None)
     await pilot.press("r")
     await settle(pilot, app)
     await pilot.press("s")

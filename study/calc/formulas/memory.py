@@ -228,6 +228,7 @@ def max_batch(*, seq_len: Any, model: Model | None = None, gpu: GPU | None = Non
     kv = kv_cache.raw(seq_len=seq_len, model=model, batch=1, dtype=dtype, layers=layers,
                                    kv_heads=kv_heads, head_dim=head_dim)
     per_seq = kv[0]
+    shape = kv[2]
     usable = mem * tp * (1 - reserve)
     free = usable - w
     value = vmax(vfloor(free / per_seq), 0)
@@ -235,7 +236,8 @@ def max_batch(*, seq_len: Any, model: Model | None = None, gpu: GPU | None = Non
         Step("usable memory", "memory x tp x (1 - reserve)", f"{mem_text} x {n(tp)} x (1 - {n(reserve)})", q(usable, "B")),
         Step("weights", "params x bytes(dtype)", f"{n(P)} x {n(BYTES_PER[dtype])} B", q(w, "B")),
         Step("KV cache per sequence", "2 x layers x kv_heads x head_dim x seq_len x bytes",
-             f"seq_len {n(seq_len)}", q(per_seq, "B")),
+             f"2 x {n(shape['layers'])} x {n(shape['kv_heads'])} x {n(shape['head_dim'])} x {n(seq_len)}"
+             f" x {n(BYTES_PER[dtype])} B", q(per_seq, "B")),
         Step("max batch", "floor((usable - weights) / per sequence)",
              f"floor(({q(usable, 'B')} - {q(w, 'B')}) / {q(per_seq, 'B')})", n(value)),
     ]
@@ -266,9 +268,10 @@ def gpus_needed(*, model: Model | None = None, params: Any = None, dtype: str = 
     if is_array(seq_len) or seq_len:
         if model is None:
             raise CalcError("gpus-needed: a KV cache (--seq-len) needs --model for the attention shape")
-        kv = kv_cache.raw(seq_len=seq_len, model=model, batch=batch, dtype=dtype)[0]
+        kv, _kv_steps, shape = kv_cache.raw(seq_len=seq_len, model=model, batch=batch, dtype=dtype)
         steps.append(Step("KV cache", "2 x layers x kv_heads x head_dim x seq_len x batch x bytes",
-                          f"seq_len {n(seq_len)}, batch {n(batch)}", q(kv, "B")))
+                          f"2 x {n(shape['layers'])} x {n(shape['kv_heads'])} x {n(shape['head_dim'])} x {n(seq_len)}"
+                          f" x {n(batch)} x {n(BYTES_PER[dtype])} B", q(kv, "B")))
     total = (w + kv) * (1 + overhead)
     steps.append(Step("memory needed", "(weights + KV cache) x (1 + overhead)",
                       f"({q(w, 'B')} + {q(kv, 'B')}) x (1 + {n(overhead)})", q(total, "B")))

@@ -21,8 +21,35 @@ def _link_bw(fname: str, link: Link | None, bandwidth: Any, direction: str = "on
         bw = link.bidirectional_bytes_s
         return bw, f"{q(bw, 'B/s')} ({link.name}, both directions)", []
     bw = link.per_direction_bytes_s
-    steps = [Step("link rate", "one direction of the link", link.quoted, f"{q(bw, 'B/s')} per direction")]
+    formula_text, substituted = _per_direction_text(link)
+    steps = [Step("link rate", formula_text, substituted, f"{q(bw, 'B/s')} per direction")]
     return bw, f"{q(bw, 'B/s')} ({link.name}, per direction)", steps
+
+
+# PCIe line encoding: 128b/130b for Gen3 to Gen5; Gen6's FLIT mode carries 242 payload bytes of 256.
+_PCIE_ENCODING = {6: (242, 256)}
+
+
+def _per_direction_text(link: Link) -> tuple[str, str]:
+    """How one direction's rate follows from the quoted figure, with every number it uses, so a
+    bidirectional total (PCIe Gen4 x16's 64 GB/s) never reads as the rate of one direction."""
+    import re
+
+    per, both = link.per_direction_bytes_s, link.bidirectional_bytes_s
+    rate = re.search(r"(\d+(?:\.\d+)?) GT/s", link.quoted)
+    lanes = re.search(r"x(\d+)$", link.id)
+    gen = re.search(r"gen(\d+)", link.id)
+    if link.kind == "pcie" and rate and lanes and gen:
+        gts, width, g = float(rate.group(1)), int(lanes.group(1)), int(gen.group(1))
+        num, den = _PCIE_ENCODING.get(g, (128, 130))
+        if abs(gts * 1e9 * width * num / den / 8 - per) <= 0.01 * per:
+            return ("transfer rate x lanes x encoding / 8 bits (the quoted figure counts both directions)",
+                    f"{n(gts)} GT/s x {width} lanes x {num}/{den} / 8 (quoted: {q(both, 'B/s')} both ways, raw)")
+    if abs(both / 2 - per) <= 0.01 * per:
+        if link.kind in ("infiniband", "ethernet"):
+            return ("port rate in bits / 8", f"{n(per * 8 / 1e9)} Gb/s / 8 (quoted: {link.quoted})")
+        return ("bidirectional total / 2", f"{q(both, 'B/s')} both directions / 2 (quoted: {link.quoted})")
+    return ("one direction of the link", f"{link.name}, quoted {link.quoted}")
 
 
 def _collective(fname: str, factor_text: str, factor: Any, bytes: Any, gpus: Any, link: Link | None,

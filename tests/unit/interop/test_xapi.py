@@ -15,6 +15,7 @@ import pytest
 from study.bank import Bank, load_bank
 from study.progress import Attempt, open_store
 from study.quiz.instance import LABELS, instantiate
+from study.quiz.grade import AnswerError, grade_answer
 from study.quiz.session import QuizSession
 from study.interop import xapi
 
@@ -53,7 +54,12 @@ def option_letter(inst, text: str) -> str:
 def run(session: QuizSession, answers: dict[int, str], start: dt.datetime, submit: dt.datetime | None) -> None:
     for k, value in answers.items():
         session.goto(k, now=start + (10 * k + 1) * S)
-        session.answer(value, now=start + (10 * k + 8) * S)
+        try:
+            session.answer(value, now=start + (10 * k + 8) * S)
+        except AnswerError:
+            # "2 s" for a size is refused now; a store written before that holds it as a wrong answer.
+            session.answers[k] = value
+            session._record(k, grade_answer(session.instances[k], value), start + (10 * k + 8) * S)
     if submit is not None:
         session.submit(now=submit)
 

@@ -147,3 +147,31 @@ def test_readiness_invariants(raw, days_to_exam):
     assert all(g > 0 for g in gains) and gains == sorted(gains, reverse=True)
     # the best hour can never add more than the whole gap to a perfect score
     assert sum(gains) <= 1.0 - r.expected + 1e-9
+
+
+def test_an_exam_of_fresh_questions_weighs_above_one_of_repeats():
+    from study.progress.readiness import exam_weight, measured_score
+
+    fresh = {"correct": 30, "total": 50, "new_to_you": 45}  # 60% on questions never seen
+    repeats = {"correct": 47, "total": 50, "new_to_you": 5}  # 94% on what was just practised
+    assert exam_weight(fresh) == 0.9 and exam_weight(repeats) == 0.1
+    score = measured_score([fresh, repeats])
+    assert score == pytest.approx((0.9 * 0.6 + 0.1 * 0.94) / 1.0)
+    assert abs(score - 0.6) < abs(score - 0.94)
+    assert measured_score([repeats, fresh]) == pytest.approx(score)  # order does not matter, freshness does
+    assert measured_score([]) is None
+    assert exam_weight({"correct": 3, "total": 5}) == 0.5  # recorded before the count was kept
+
+
+def test_stats_readiness_reads_the_exam_reports(store, bank):
+    import json
+
+    from study.progress.stats import compute_stats
+
+    from .conftest import NOW
+
+    store.save_session("e1", "exam", "{}")
+    store.finish_session("e1", json.dumps({"correct": 2, "total": 4, "new_to_you": 4}), at=NOW)
+    r = compute_stats(store, bank, NOW).readiness
+    assert r.measured == pytest.approx(0.5) and r.measured_exams == 1
+    assert r.to_dict()["measured"] == pytest.approx(0.5)
