@@ -52,9 +52,6 @@ def run(args: argparse.Namespace) -> int:
     except RecursionError:
         print(f"study: error: {label} nests JSON too deeply to be a backup from `study export`", file=sys.stderr)
         return 1
-    except RecursionError:
-        print(f"study: error: {args.file} is nested too deeply to be a progress backup", file=sys.stderr)
-        return 1
     try:
         with open_store(default_db_path(args.db)) as store:
             if store.notice:
@@ -63,6 +60,14 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, ImportFormatError) as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
+    ignored = added.get("ignored_settings") or []
+    if ignored:
+        from study.untrusted import shown
+
+        names = ", ".join(shown(name, keep_newlines=False)[:40] for name in ignored[:5])
+        more = f" and {len(ignored) - 5} more" if len(ignored) > 5 else ""
+        print(f"study: ignored from the backup: {names}{more} (LRS settings and unknown keys never travel in a "
+              "backup; set your own with `study settings`)", file=sys.stderr)
     verb = "restored" if args.replace else "merged"
     print(f"{verb}: {added['attempts']} answers, {added['reviews']} card reviews, {added['sessions']} sessions, "
           f"{added['settings']} settings added; {added['items']} schedules rebuilt")

@@ -185,15 +185,27 @@ class ReportRow(_Row):
     at: Timestamp
 
 
+# Where a learner's statements and token go, and what that LRS has acknowledged, is the learner's own
+# choice: a backup someone else made must never redirect their sync (issue 19, defect 3). So no ``lrs_*`` key
+# is exported, and one in a backup is ignored (the import says so).
+NEVER_IN_BACKUP_PREFIX = "lrs_"
+
+
+def travels_in_backup(key: str) -> bool:
+    """Whether a setting may be exported and imported at all (LRS settings and sync state never are)."""
+    return not key.startswith(NEVER_IN_BACKUP_PREFIX)
+
+
 class Settings(_Row):
-    """The settings the app reads, in the ranges it offers; other keys are kept as they are."""
+    """The settings the app reads, each held to the rule ``study settings KEY VALUE`` applies; a key that
+    must not travel (``lrs_*``) or that this study does not know is set aside, listed by :meth:`ignored`."""
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True)
     exam_date: str | None = None
     desired_retention: Annotated[float, Field(ge=RETENTION_RANGE[0], le=RETENTION_RANGE[1])] | None = None
     daily_goal: Annotated[int, Field(ge=1, le=10_000)] | None = None
     theme: Annotated[str, Field(max_length=40)] | None = None
-    learner_id: Annotated[str, Field(max_length=1_000)] | None = None
+    learner_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,64}$")] | None = None
 
     @field_validator("exam_date")
     @classmethod
@@ -205,15 +217,26 @@ class Settings(_Row):
         except ValueError:
             raise ValueError("not a date like 2027-01-15") from None
 
-    @model_validator(mode="after")
-    def _extras_are_plain(self) -> "Settings":
-        for value in (self.model_extra or {}).values():
-            _shallow(value)
-        return self
+    @field_validator("theme")
+    @classmethod
+    def _known_theme(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from study.progress.settings import parse_setting
+
+        stored = parse_setting("theme", value)  # the same rule as `study settings theme VALUE`
+        if stored != value:
+            raise ValueError(f"must be written as {stored!r}")
+        return value
 
     def values(self) -> dict[str, Any]:
-        """Key -> value to store; a null means "not set", as ``Store.set_setting(key, None)``."""
-        return {k: v for k, v in self.model_dump().items() if v is not None}
+        """Key -> value to store; a null means "not set", as ``Store.set_setting(key, None)``. Only the keys
+        this study knows, and never an LRS one."""
+        return {k: v for k, v in self.model_dump(exclude=set(self.model_extra or {})).items() if v is not None}
+
+    def ignored(self) -> list[str]:
+        """The backup's settings an import leaves alone: LRS settings and sync state, and unknown keys."""
+        return sorted(self.model_extra or {})
 
 
 class Backup(_Row):
@@ -239,11 +262,13 @@ def usable_settings(values: dict[str, Any]) -> dict[str, Any]:
     rather than make the whole backup impossible to restore."""
     out = {}
     for key, value in values.items():
+        if not travels_in_backup(key):
+            continue
         try:
-            Settings.model_validate({key: value})
+            kept = Settings.model_validate({key: value}).values()
         except (ValidationError, RecursionError):
             continue
-        out[key] = value
+        out.update(kept)
     return out
 
 
