@@ -35,11 +35,11 @@ def run(args: argparse.Namespace) -> int:
     from study.progress import StoreError, open_store
     from study.progress.transfer import ImportFormatError
 
-    from study.inputs import MAX_JSON_INPUT, InputFileError, read_bounded
+    from study.inputs import MAX_JSON_INPUT, InputFileError, parse_json, read_bounded
 
     label = "standard input" if args.file == "-" else args.file
     try:
-        data = json.loads(read_bounded(args.file, MAX_JSON_INPUT).decode("utf-8"))
+        data = parse_json(read_bounded(args.file, MAX_JSON_INPUT).decode("utf-8"))
     except InputFileError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
