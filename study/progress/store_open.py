@@ -154,12 +154,17 @@ def _with_sides(path: Path) -> Iterator[Path]:
         yield path.with_name(path.name + suffix)
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, None when there is none: tells a file replaced under the
+    same name from the one opened."""
     try:
         st = path.stat()
     except OSError:
         return None
     return st.st_dev, st.st_ino
+
+
+_identity = file_identity
 
 
 def _kind(mode: int) -> str:
