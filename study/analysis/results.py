@@ -161,6 +161,16 @@ def _bad_attempt(attempts: list[Any], label: str) -> ResultsError:
     return ResultsError(f"{label}: unreadable attempts")  # pragma: no cover - the fast path found something
 
 
+def _shown_ids(qids: list[str]) -> list[str]:
+    """Question ids from a file are printed in the table: a control character in one (an ESC, or %1b in an
+    xAPI object IRI) is shown escaped (issue 19, defect 8). Bank ids never hold one, so matching is unchanged."""
+    from study.untrusted import has_controls, shown
+
+    if not any(has_controls(q) or "\n" in q for q in qids):
+        return qids
+    return [shown(q, keep_newlines=False) for q in qids]
+
+
 def _check_export_version(version: Any, label: str) -> None:
     """Only a too-high whole number is "newer": a text, a fraction or a version below 1 is a damaged file."""
     if isinstance(version, bool) or not isinstance(version, int):
@@ -209,7 +219,7 @@ def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
         kept_uids = [uids[k] for k in kept] if uids is not None else None
     settings = data.get("settings")
     learner = data.get("learner") or (settings.get("learner_id") if isinstance(settings, dict) else None)
-    return _Export(label, times, qids, marks, kept_uids, uids, len(attempts),
+    return _Export(label, times, _shown_ids(qids), marks, kept_uids, uids, len(attempts),
                    learner if isinstance(learner, str) and _LEARNER_ID.fullmatch(learner) else None)
 
 
@@ -373,7 +383,7 @@ def _xapi_mode(statement: Mapping[str, Any]) -> str | None:
 
 def _question_id(iri: str) -> str:
     """``<base>/questions/<id>`` (a templated instance adds ``?name=value``): the id is the last segment."""
-    return unquote(iri.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])
+    return _shown_ids([unquote(iri.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])])[0]
 
 
 def _xapi_statements(text: str, label: str, parsed: Any) -> Iterator[tuple[Mapping[str, Any], str]]:
