@@ -183,6 +183,14 @@ class StudyApp(App[int]):
 
     # -- toasts -----------------------------------------------------------------------------------------
 
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        from study.tui.commands import GuardedCommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(GuardedCommandPalette(id="--command-palette"))
+
     def _store_notice(self, message: str) -> None:
         """The store found its file deleted or replaced before a write; the write may be a worker's."""
         try:
