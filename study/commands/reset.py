@@ -13,7 +13,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import datetime as dt
-    import json
 
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         backup = path.with_name(f"{path.stem}-backup-{stamp}.json")
         data = store.export_data()
         try:
-            _write_backup(backup, json.dumps(data, ensure_ascii=False))
+            _write_backup(backup, data)
         except OSError as exc:
             print(f"study: error: backup failed, nothing erased: {exc.strerror or exc}", file=sys.stderr)
             return 1
@@ -55,18 +54,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_backup(backup, text: str) -> None:
+def _write_backup(backup, data: dict) -> None:
     """Written whole or not at all: a SIGKILL while writing used to leave a truncated backup under the real
     name. The text goes to a temporary sibling (mode 0600: it is the learner's history), is fsynced, then
     linked to ``backup``, which fails rather than replace a file already there; the folder is fsynced so the
     name survives a crash too."""
+    import json
     import os
     import tempfile
 
     fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=backup.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            json.dump(data, fh, ensure_ascii=False)
             fh.flush()
             os.fsync(fh.fileno())
         os.link(tmp, backup)
