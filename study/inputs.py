@@ -6,9 +6,12 @@ are read, up to a size limit, and ``-`` reads standard input up to the same limi
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import stat
 import sys
+from typing import Any
 
 MiB = 1024 * 1024
 # Far above any real file (one learner's export after months of daily study is well under 10 MB; a class's
@@ -68,3 +71,58 @@ def _kind(mode: int) -> str:
 
 def _size(n: int) -> str:
     return f"{n / MiB:,.0f} MiB" if n >= MiB else f"{n:,} bytes"
+
+
+# --- JSON from outside, with every number bounded -------------------------------------------------------
+
+# Python refuses to turn more than 4,300 digits into an int (CVE-2020-10735) with a ValueError no caller
+# expects, and below that a long number still costs quadratic time. No value of ours needs more than a
+# few dozen digits; NaN and Infinity are not JSON at all, and 1e999 reads as infinity.
+MAX_NUMBER_CHARS = 300
+
+
+class _RefusedNumber(ValueError):
+    pass
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _RefusedNumber(f"a number of {len(text):,} digits (the limit is {MAX_NUMBER_CHARS})")
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _RefusedNumber(f"a number of {len(text):,} characters (the limit is {MAX_NUMBER_CHARS})")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _RefusedNumber(f"{text[:20]} is too large to be a number")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise _RefusedNumber(f"{name} is not a number JSON allows")
+
+
+BOUNDED_JSON = json.JSONDecoder(parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+_NUMBERISH = re.compile(r"NaN|-?Infinity|-?\d[\d.eE+-]{%d,}|-?\d[\d.]*[eE][+-]?\d{3,}" % MAX_NUMBER_CHARS)
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads(text)``, except that a number longer than ``MAX_NUMBER_CHARS``, one too large for a
+    float, and NaN/Infinity raise ``json.JSONDecodeError`` (a ``ValueError``) saying which, as bad syntax
+    does, so a caller handles both the same way."""
+    try:
+        return BOUNDED_JSON.decode(text)
+    except _RefusedNumber as exc:
+        where = _NUMBERISH.search(text)
+        raise json.JSONDecodeError(str(exc), text, where.start() if where else 0) from None
+
+
+def raw_decode_json(text: str, start: int = 0) -> tuple[Any, int]:
+    """``BOUNDED_JSON.raw_decode`` with :func:`parse_json`'s handling of refused numbers."""
+    try:
+        return BOUNDED_JSON.raw_decode(text, start)
+    except _RefusedNumber as exc:
+        where = _NUMBERISH.search(text, start)
+        raise json.JSONDecodeError(str(exc), text, where.start() if where else start) from None

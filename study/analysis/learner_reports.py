@@ -67,13 +67,21 @@ def render_reports(analysis: Any, console: "Console") -> None:
         q = figures.get(qid)
         stats = (f"n {q.responses}, facility {_pct(q.facility)}, discr {_pct(q.discrimination, '')}"
                  if q is not None else "no answers in these results")
-        console.print(f"  {qid}: {', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))} ({stats})",
-                      highlight=False, soft_wrap=True)
+        # A learner's words and ids come from their file: control characters are shown escaped, and no
+        # markup of theirs is obeyed (issue 19, defect 8).
+        console.print(f"  {_safe(qid)}: {', '.join(f'{_safe(k)} {n}' for k, n in sorted(kinds.items()))} ({stats})",
+                      highlight=False, soft_wrap=True, markup=False)
         for r in reports:
-            where = f" in {r['context']}" if r.get("context") else ""
-            said = f": {r['text']}" if r.get("text") else ""
-            console.print(f"    {str(r.get('at') or '')[:10]} {r['kind']}{where}{said}", highlight=False,
-                          soft_wrap=True, markup=False)
+            where = f" in {_safe(str(r['context']))}" if r.get("context") else ""
+            said = f": {_safe(str(r['text']))}" if r.get("text") else ""
+            console.print(f"    {_safe(str(r.get('at') or '')[:10])} {_safe(str(r['kind']))}{where}{said}",
+                          highlight=False, soft_wrap=True, markup=False)
+
+
+def _safe(text: str) -> str:
+    from study.untrusted import shown
+
+    return shown(text, keep_newlines=False)
 
 
 def _pct(value: float | None, suffix: str = "%") -> str:

@@ -41,7 +41,7 @@ from urllib.parse import unquote
 import numpy as np
 
 from study.analysis.learner_reports import reports_of_export
-from study.inputs import MAX_JSON_INPUT, InputFileError, read_bounded
+from study.inputs import MAX_JSON_INPUT, InputFileError, parse_json, raw_decode_json, read_bounded
 
 PROGRESS_FORMAT = "study-progress"
 RESULT_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -161,10 +161,37 @@ def _bad_attempt(attempts: list[Any], label: str) -> ResultsError:
     return ResultsError(f"{label}: unreadable attempts")  # pragma: no cover - the fast path found something
 
 
+def _shown_ids(qids: list[str]) -> list[str]:
+    """Question ids from a file are printed in the table: a control character in one (an ESC, or %1b in an
+    xAPI object IRI) is shown escaped (issue 19, defect 8). Bank ids never hold one, so matching is unchanged."""
+    from study.untrusted import has_controls, shown
+
+    if not any(has_controls(q) or "\n" in q for q in qids):
+        return qids
+    return [shown(q, keep_newlines=False) for q in qids]
+
+
+def _check_export_version(version: Any, label: str) -> None:
+    """Only a too-high whole number is "newer": a text, a fraction or a version below 1 is a damaged file."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ResultsError(f"{label}: progress export version {_short(version)} is not a whole number; "
+                           "expected 1 (is this file from `study export`?)")
+    if version > 1:
+        raise ResultsError(f"{label}: progress export version {version} is newer than this study reads (1); "
+                           "upgrade study")
+    if version < 1:
+        raise ResultsError(f"{label}: progress export version {version} does not exist; expected 1")
+
+
+def _short(value: Any) -> str:
+    from study.untrusted import shown
+
+    text = shown(repr(value), keep_newlines=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
-    version = data.get("version")
-    if not isinstance(version, int) or version > 1:
-        raise ResultsError(f"{label}: progress export version {version!r} is newer than this study reads (1)")
+    _check_export_version(data.get("version"), label)
     attempts = data.get("attempts")
     if not isinstance(attempts, list):
         raise ResultsError(f"{label}: \"attempts\" must be a list")
@@ -192,7 +219,7 @@ def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
         kept_uids = [uids[k] for k in kept] if uids is not None else None
     settings = data.get("settings")
     learner = data.get("learner") or (settings.get("learner_id") if isinstance(settings, dict) else None)
-    return _Export(label, times, qids, marks, kept_uids, uids, len(attempts),
+    return _Export(label, times, _shown_ids(qids), marks, kept_uids, uids, len(attempts),
                    learner if isinstance(learner, str) and _LEARNER_ID.fullmatch(learner) else None)
 
 
@@ -329,6 +356,8 @@ def _xapi_mark(result: Any, where: str) -> float:
         raise ResultsError(f"{where}: an answer statement needs a result")
     score = result.get("score")
     if isinstance(score, dict) and type(score.get("scaled")) in (int, float):
+        if score["scaled"] != score["scaled"] or abs(score["scaled"]) == float("inf"):
+            raise ResultsError(f"{where}: result.score.scaled must be a number from -1 to 1, not {score['scaled']}")
         # Partial credit when the statement carries it; a negative scaled score counts as nothing.
         return min(max(float(score["scaled"]), 0.0), 1.0)
     success = result.get("success")
@@ -354,14 +383,14 @@ def _xapi_mode(statement: Mapping[str, Any]) -> str | None:
 
 def _question_id(iri: str) -> str:
     """``<base>/questions/<id>`` (a templated instance adds ``?name=value``): the id is the last segment."""
-    return unquote(iri.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])
+    return _shown_ids([unquote(iri.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])])[0]
 
 
 def _xapi_statements(text: str, label: str, parsed: Any) -> Iterator[tuple[Mapping[str, Any], str]]:
     """Each statement with its location; ``parsed`` is the file's JSON when it was one value, else None."""
     if parsed is None and text.lstrip().startswith("["):
         try:
-            parsed = json.loads(text)
+            parsed = parse_json(text)
         except json.JSONDecodeError as exc:
             raise ResultsError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
     if isinstance(parsed, dict) and isinstance(parsed.get("statements"), list):
@@ -377,7 +406,7 @@ def _xapi_statements(text: str, label: str, parsed: Any) -> Iterator[tuple[Mappi
         if not line.strip():
             continue
         try:
-            st = json.loads(line)
+            st = parse_json(line)
         except json.JSONDecodeError as exc:
             raise ResultsError(f"{label}:{lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
         yield st, f"{label}:{lineno}"
@@ -470,10 +499,9 @@ def _read_xapi(text: str, label: str, mode: str, actors: _XapiActors, parsed: An
 
 # ``study export`` writes these keys first, in this order, and none of their values can hold a quote.
 _EXPORT_HEAD = re.compile(
-    r'\s*\{\s*"format":\s*"study-progress",\s*"version":\s*(\d+),\s*"schema":\s*-?\d+,'
+    r'\s*\{\s*"format":\s*"study-progress",\s*"version":\s*(\d{1,9}),\s*"schema":\s*-?\d+,'
     r'\s*"exported_at":\s*"[^"\\]*",\s*"attempts":\s*(?=\[)'
 )
-_DECODER = json.JSONDecoder()
 
 
 def _export_attempts(text: str) -> dict[str, Any] | None:
@@ -483,7 +511,7 @@ def _export_attempts(text: str) -> dict[str, Any] | None:
     if head is None or not text.rstrip().endswith("}"):
         return None
     try:
-        attempts, _ = _DECODER.raw_decode(text, head.end())
+        attempts, _ = raw_decode_json(text, head.end())
     except json.JSONDecodeError:
         return None  # the full parse reports where
     tail = _LEARNER_IN_SETTINGS.findall(text, max(0, len(text) - 65536))
@@ -499,7 +527,7 @@ def _kind(text: str) -> tuple[str, Any]:
         if fast is not None:
             return "progress", fast
         try:
-            data = json.loads(text)
+            data = parse_json(text)
         except json.JSONDecodeError as exc:
             if exc.msg == "Extra data":  # several JSON values: JSON lines
                 return "xapi", None

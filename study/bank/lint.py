@@ -335,6 +335,7 @@ def lint(paths: Sequence[Path | str] = (), *, bank: Bank | None = None, with_cal
                 diags.extend(_calc_findings(q, where))
     elif with_calc:
         diags.append(Diagnostic("study", 1, 1, "warning", "calc-unavailable", "the calculator is not available: calc expressions were not checked"))
+    diags.extend(_control_findings(questions, bank, wanted))
     diags = _item_flaw_hook(diags, bank, questions, wanted)
     n_files = len(wanted) if wanted is not None else len(bank.files)
     return LintResult(tuple(sorted(set(diags))), n_files, len(questions), len(bank.cards))
@@ -350,6 +351,51 @@ def _item_flaw_hook(diags: list[Diagnostic], bank: Bank, questions: list[Questio
     diags = diags + flaw_findings(questions, common_words(everything))
     diags += [d for d in near_duplicate_findings(everything) if wanted is None or d.path in wanted]
     return apply_accepts(diags, everything, questions)[0]
+
+
+def _control_findings(questions: Sequence[Question], bank: Bank, wanted: set[str] | None) -> list[Diagnostic]:
+    """Control and bidi characters in question and card text (issue 19, defect 8): a terminal obeys an ESC
+    sequence in a stem, and a bidi override makes a choice read as another. YAML lets them in through
+    escapes ("\\x1b", "\\u202e") and a Markdown file holds them raw, so values and card files are read."""
+    from study.untrusted import has_controls, shown
+
+    out: list[Diagnostic] = []
+    where = _Located()
+
+    def walk(value: Any, path: tuple[Any, ...], q: Question) -> None:
+        if isinstance(value, str):
+            if has_controls(value):
+                offset = next(k for k, ch in enumerate(value) if has_controls(ch))
+                line, col = where.position(q, path, offset)
+                out.append(Diagnostic(q.source.path, line, col, "error", "control-character",  # type: ignore[union-attr]
+                                      f"{shown(value[offset])} in {'.'.join(map(str, path))}: control and bidi "
+                                      "characters are not allowed in question text (they act on the terminal)"))
+        elif isinstance(value, dict):
+            for key, child in value.items():
+                walk(child, (*path, key), q)
+        elif isinstance(value, (list, tuple)):
+            for i, child in enumerate(value):
+                walk(child, (*path, i), q)
+
+    for q in questions:
+        if q.source is not None:
+            walk(q.model_dump(mode="json", exclude_none=True), (), q)
+    for topic in bank.topics:
+        if topic.source is None or (wanted is not None and topic.source.path not in wanted):
+            continue
+        try:
+            text = Path(topic.source.path).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            continue
+        # Not splitlines(): it also breaks at \x1c-\x1e and \x85, the very characters looked for.
+        for number, row in enumerate(text.split("\n"), 1):
+            row = row.removesuffix("\r")
+            if has_controls(row):
+                col = next(k for k, ch in enumerate(row) if has_controls(ch)) + 1
+                out.append(Diagnostic(topic.source.path, number, col, "error", "control-character",
+                                      f"{shown(row[col - 1])}: control and bidi characters are not allowed in card "
+                                      "text (they act on the terminal)"))
+    return out
 
 
 def format_text(result: LintResult) -> Iterable[str]:

@@ -35,11 +35,11 @@ def run(args: argparse.Namespace) -> int:
     from study.progress import StoreError, open_store
     from study.progress.transfer import ImportFormatError
 
-    from study.inputs import MAX_JSON_INPUT, InputFileError, read_bounded
+    from study.inputs import MAX_JSON_INPUT, InputFileError, parse_json, read_bounded
 
     label = "standard input" if args.file == "-" else args.file
     try:
-        data = json.loads(read_bounded(args.file, MAX_JSON_INPUT).decode("utf-8"))
+        data = parse_json(read_bounded(args.file, MAX_JSON_INPUT).decode("utf-8"))
     except InputFileError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
@@ -60,6 +60,14 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, ImportFormatError) as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
+    ignored = added.get("ignored_settings") or []
+    if ignored:
+        from study.untrusted import shown
+
+        names = ", ".join(shown(name, keep_newlines=False)[:40] for name in ignored[:5])
+        more = f" and {len(ignored) - 5} more" if len(ignored) > 5 else ""
+        print(f"study: ignored from the backup: {names}{more} (LRS settings and unknown keys never travel in a "
+              "backup; set your own with `study settings`)", file=sys.stderr)
     verb = "restored" if args.replace else "merged"
     print(f"{verb}: {added['attempts']} answers, {added['reviews']} card reviews, {added['sessions']} sessions, "
           f"{added['settings']} settings added; {added['items']} schedules rebuilt")

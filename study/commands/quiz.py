@@ -143,24 +143,41 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _resume(args: argparse.Namespace, bank, store, clock):
-    from study.quiz import unfinished
-
     if store is None:
         raise UsageError("--resume needs the progress store")
-    session = unfinished(store, args.mode, bank, clock=clock)
+    session = _unfinished_or_set_aside(store, args.mode, bank, clock)
     if session is None:
         raise UsageError(f"no unfinished {args.mode} to resume")
     return session  # finished already when its time ran out meanwhile: the report says so
+
+
+def _unfinished_or_set_aside(store, mode: str, bank, clock, talk=None):
+    """The unfinished session, or None; one that cannot be restored (a damaged state, say from a backup made
+    elsewhere) is set aside, its answers kept, rather than block every later exam. ``talk``: where to say
+    so and go on; without it (``--resume``) that is the command's one error line."""
+    from study.quiz import unfinished
+    from study.quiz.session import SessionError
+
+    try:
+        return unfinished(store, mode, bank, clock=clock)
+    except SessionError as exc:
+        active = store.active_session(mode)
+        if active is not None:
+            store.discard_session(active[0])
+        message = f"the unfinished {mode} cannot be resumed: {exc}; it was set aside (its answers stay recorded)"
+        if talk is None:
+            raise UsageError(message) from None
+        print(f"study: {message}", file=talk)
+        return None
 
 
 def _settle_abandoned(mode: str, bank, store, clock, talk) -> None:
     """An abandoned exam or timed quiz is resumed or counted, never left beside a fresh one (a restart with
     the same seed would give the same questions on a fresh clock): one whose time ran out is counted now;
     one with time left must be resumed, where :submit counts it as it stands."""
-    from study.quiz import unfinished
     from study.quiz.session import format_left
 
-    waiting = unfinished(store, mode, bank, clock=clock) if mode != "practice" else None
+    waiting = _unfinished_or_set_aside(store, mode, bank, clock, sys.stderr) if mode != "practice" else None
     if waiting is None:
         return
     if waiting.finished:

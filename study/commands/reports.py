@@ -34,10 +34,14 @@ def run(args: argparse.Namespace) -> int:
         about = f" about {args.question}" if args.question else ""
         print(f"No reports{about}. Press R on a question in the app (practice, exam, review, results) to report one.")
         return 0
+    from study.untrusted import shown
+
+    # Reports can come from a backup made elsewhere: their text reaches the terminal escaped (issue 19).
     for r in reports:
-        where = f" in {r.context}" if r.context else ""
-        print(f"{r.at[:16].replace('T', ' ')} UTC  {r.item_id}  {r.kind}: {KIND_LABELS[r.kind]}{where}")
+        where = f" in {shown(r.context, keep_newlines=False)}" if r.context else ""
+        print(f"{r.at[:16].replace('T', ' ')} UTC  {shown(r.item_id, keep_newlines=False)}  {r.kind}: "
+              f"{KIND_LABELS[r.kind]}{where}")
         if r.text:
-            print(f"    {r.text}")
+            print("    " + shown(r.text).replace("\n", "\n    "))
     print(f"\n{len(reports)} report{'s' if len(reports) != 1 else ''}. They reach your instructor in `study export`.")
     return 0

@@ -13,8 +13,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import datetime as dt
-    import json
-    import os
 
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
@@ -43,16 +41,7 @@ def run(args: argparse.Namespace) -> int:
         backup = path.with_name(f"{path.stem}-backup-{stamp}.json")
         data = store.export_data()
         try:
-            with open(backup, "x", encoding="utf-8") as fh:
-                try:
-                    json.dump(data, fh, ensure_ascii=False)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                except BaseException:
-                    # A half-written backup (a full disk) restores nothing and only takes space.
-                    fh.close()
-                    os.unlink(backup)
-                    raise
+            _write_backup(backup, data)
         except OSError as exc:
             print(f"study: error: backup failed, nothing erased: {exc.strerror or exc}", file=sys.stderr)
             return 1
@@ -63,3 +52,28 @@ def run(args: argparse.Namespace) -> int:
             return 1
     print(f"erased {what}; backup in {backup} (restore with: study import --replace {backup})")
     return 0
+
+
+def _write_backup(backup, data: dict) -> None:
+    """Written whole or not at all: a SIGKILL while writing used to leave a truncated backup under the real
+    name. The text goes to a temporary sibling (mode 0600: it is the learner's history), is fsynced, then
+    linked to ``backup``, which fails rather than replace a file already there; the folder is fsynced so the
+    name survives a crash too."""
+    import json
+    import os
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=backup.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.link(tmp, backup)
+    finally:
+        os.unlink(tmp)
+    folder = os.open(backup.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

@@ -28,6 +28,7 @@ import io
 import itertools
 import os
 import re
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -433,6 +434,11 @@ def build_package(bank: "Bank") -> tuple["genanki.Package", int, int, tuple[str,
 NoteKey = tuple[int, str, str]  # note type id, tags, fields: what Anki would overwrite
 
 
+# The export about to be replaced is read only for its notes' times: ours is a few MB, so anything larger
+# (a 0.5 MB zip bomb inflating to 500 MB once cost 1.07 GB) is simply not consulted.
+MAX_EARLIER_BYTES = 64 * 1024 * 1024
+
+
 def earlier_note_times(data: bytes | None) -> dict[str, tuple[int, NoteKey]]:
     """``guid -> (mod, key)`` of the notes in an earlier ``.apkg``; empty when it is not one we can read.
 
@@ -443,10 +449,13 @@ def earlier_note_times(data: bytes | None) -> dict[str, tuple[int, NoteKey]]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf, tempfile.TemporaryDirectory(prefix="study-anki-") as tmp:
             info = zf.getinfo("collection.anki2")
-            if info.file_size > 512 * 1024 * 1024:
+            if info.file_size > MAX_EARLIER_BYTES:
                 return {}
             db_path = Path(tmp) / "earlier.anki2"
-            db_path.write_bytes(zf.read(info))
+            # Streamed to disk, never inflated in memory; zipfile stops at the declared size checked above,
+            # so a zip bomb at the target costs at most that much.
+            with zf.open(info) as src, open(db_path, "wb") as dst:
+                shutil.copyfileobj(src, dst, 1024 * 1024)
             conn = sqlite3.connect(db_path)
             try:
                 rows = conn.execute("SELECT guid, mod, mid, tags, flds FROM notes").fetchall()
@@ -528,7 +537,7 @@ def export_timestamp() -> float:
 def _read_earlier(path: Path) -> bytes | None:
     """The export about to be replaced, if it is a plain file of sane size; it only informs note times."""
     try:
-        if path.is_file() and path.stat().st_size <= 512 * 1024 * 1024:
+        if path.is_file() and path.stat().st_size <= MAX_EARLIER_BYTES:
             return path.read_bytes()
     except OSError:
         pass

@@ -210,7 +210,13 @@ def import_command(args: argparse.Namespace) -> int:
         return 1
     name = Path(out).stem if out != "-" else Path(source_path).stem
     today = dt.date.today()
-    result = convert(source, prefix=slug(name, 30), objectives=objectives, default_objective=default_objective)
+    from study.interop.gift_syntax import TooManyQuestions
+
+    try:
+        result = convert(source, prefix=slug(name, 30), objectives=objectives, default_objective=default_objective)
+    except TooManyQuestions as exc:
+        _err(f"{source_path}: {exc}; nothing written")
+        return 1
     for p in result.problems:
         print(f"{source_path}:{p.loc}: {PROBLEM_WORDS[p.kind]}: {p.message}", file=sys.stderr)
     errors = sum(p.kind == "error" for p in result.problems)

@@ -68,8 +68,10 @@ def _shallow(value: Any) -> Any:
 
 
 def _json_object_text(text: str) -> str:
+    from study.inputs import parse_json
+
     try:
-        value = json.loads(text)
+        value = parse_json(text)
     except (ValueError, RecursionError):
         raise ValueError("not JSON text") from None
     if not isinstance(value, dict):
@@ -93,16 +95,16 @@ class _Row(BaseModel):
 class AttemptRow(_Row):
     uid: Text
     item_id: Text
-    content_hash: str
+    content_hash: Annotated[str, Field(max_length=200)]
     params: Annotated[dict[str, Any], AfterValidator(_shallow)] | None = None
-    given: str
+    given: Annotated[str, Field(max_length=10_000)]
     correct: bool
     seconds: Seconds
     mode: Literal[MODES]  # type: ignore[valid-type]
     session_id: Text | None = None
     at: Timestamp
     rating: RatingValue | None = None
-    picked: list[str] | None = None
+    picked: Annotated[list[Annotated[str, Field(max_length=10_000)]], Field(max_length=100)] | None = None
     # The export writes the question as shown under "shown" (an object); "shown_json" (its text) is read too.
     shown_json: JsonObjectText | None = Field(default=None, validation_alias=AliasChoices("shown_json", "shown"))
 
@@ -121,7 +123,7 @@ class AttemptRow(_Row):
 class ReviewRow(_Row):
     uid: Text
     card_id: Text
-    content_hash: str
+    content_hash: Annotated[str, Field(max_length=200)]
     rating: RatingValue
     seconds: Seconds
     at: Timestamp
@@ -141,20 +143,28 @@ class SessionRow(_Row):
     def _resumable(self) -> "SessionRow":
         if self.state_json is not None:
             # The quiz is what reads a saved state back (``--resume``): it decides what is valid.
-            from study.quiz.session import QuizSession
+            from study.quiz.session import QuizSession, SessionError
 
             try:
-                QuizSession.from_json(self.state_json)
+                session = QuizSession.from_json(self.state_json)
             except Exception as exc:  # any failure here is a state that would fail on resume
-                raise ValueError(f"state_json is not a session the quiz can resume ({type(exc).__name__}: "
-                                 f"{str(exc)[:60]})") from None
+                why = str(exc) if isinstance(exc, SessionError) else f"{type(exc).__name__}: {exc}"
+                raise ValueError(f"state_json is not a session the quiz can resume ({why[:160]})") from None
+            # A start in the future would keep the exam "in progress" for years and lock out new ones.
+            if session.started_at > dt.datetime.now(UTC) + dt.timedelta(days=1):
+                raise ValueError(f"state_json starts in the future ({session.started_at.isoformat()})")
+            if self.finished_at is not None:
+                raise ValueError("a finished session has no state to resume (state_json must be null)")
+            if self.deadline is not None and (session.deadline is None or
+                                              abs(parse_iso(self.deadline) - session.deadline) > dt.timedelta(seconds=1)):
+                raise ValueError("deadline is not the deadline of its saved state")
         return self
 
 
 class ItemRow(_Row):
     item_id: Text
     kind: Literal["card", "question"]
-    content_hash: str
+    content_hash: Annotated[str, Field(max_length=200)]
     card: Annotated[dict[str, Any], AfterValidator(_shallow)]
     due: Timestamp | None = None
     last_review: Timestamp | None = None
@@ -164,6 +174,7 @@ class ItemRow(_Row):
     def _fsrs_card(cls, card: dict[str, Any]) -> dict[str, Any]:
         import fsrs
 
+        _fsrs_ranges(card)
         try:
             loaded = fsrs.Card.from_dict(card)  # type: ignore[arg-type]
             _timestamp(loaded.due.isoformat())
@@ -174,10 +185,53 @@ class ItemRow(_Row):
         return card
 
 
+# What the scheduler accepts (fsrs 6): a stability below its minimum is a complex number in its formulas (the
+# "'complex' object has no attribute 'clamp'" of issue 19), a difficulty outside 1..10 or a step past the
+# learning steps is a card no review could have produced.
+MAX_STABILITY = 1e6  # days; the scheduler's longest interval is 36,500
+
+
+def _fsrs_ranges(card: dict[str, Any]) -> None:
+    import fsrs
+    from fsrs.scheduler import MAX_DIFFICULTY, MIN_DIFFICULTY, STABILITY_MIN
+
+    def number(key: str) -> float | None:
+        value = card.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise ValueError(f"not an FSRS card ({key} {_short(value)} is not a number)")
+        return float(value)
+
+    state = card.get("state")
+    if isinstance(state, bool) or state not in tuple(int(s) for s in fsrs.State):
+        raise ValueError(f"not an FSRS card (state {_short(state)} is not 1, 2 or 3)")
+    if isinstance(card.get("card_id"), bool) or not isinstance(card.get("card_id"), int) \
+            or not 0 <= card["card_id"] < 2**63:
+        raise ValueError(f"not an FSRS card (card_id {_short(card.get('card_id'))} is not a whole number)")
+    stability, difficulty = number("stability"), number("difficulty")
+    if (stability is None) != (difficulty is None) or stability is None and state != fsrs.State.Learning:
+        raise ValueError("not an FSRS card (a reviewed card needs both stability and difficulty)")
+    if stability is not None and not STABILITY_MIN <= stability <= MAX_STABILITY:
+        raise ValueError(f"not an FSRS card (stability {stability:g} is not from {STABILITY_MIN} to {MAX_STABILITY:g})")
+    if difficulty is not None and not MIN_DIFFICULTY <= difficulty <= MAX_DIFFICULTY:
+        raise ValueError(f"not an FSRS card (difficulty {difficulty:g} is not from {MIN_DIFFICULTY:g} to "
+                         f"{MAX_DIFFICULTY:g})")
+    from study.progress.schedule import scheduler
+
+    steps = {fsrs.State.Learning: scheduler().learning_steps, fsrs.State.Relearning: scheduler().relearning_steps}
+    step = card.get("step")
+    if state == fsrs.State.Review:
+        if step is not None:
+            raise ValueError(f"not an FSRS card (a card in review has no learning step, not {_short(step)})")
+    elif isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(steps[fsrs.State(state)]):
+        raise ValueError(f"not an FSRS card (step {_short(step)} is not one of its learning steps)")
+
+
 class ReportRow(_Row):
     uid: Text
     item_id: Text
-    content_hash: str = ""
+    content_hash: Annotated[str, Field(max_length=200)] = ""
     kind: Literal[REPORT_KINDS]  # type: ignore[valid-type]
     text: Annotated[str, Field(max_length=10_000)] = ""
     context: Annotated[str, Field(max_length=10_000)] = ""
@@ -185,15 +239,27 @@ class ReportRow(_Row):
     at: Timestamp
 
 
+# Where a learner's statements and token go, and what that LRS has acknowledged, is the learner's own
+# choice: a backup someone else made must never redirect their sync (issue 19, defect 3). So no ``lrs_*`` key
+# is exported, and one in a backup is ignored (the import says so).
+NEVER_IN_BACKUP_PREFIX = "lrs_"
+
+
+def travels_in_backup(key: str) -> bool:
+    """Whether a setting may be exported and imported at all (LRS settings and sync state never are)."""
+    return not key.startswith(NEVER_IN_BACKUP_PREFIX)
+
+
 class Settings(_Row):
-    """The settings the app reads, in the ranges it offers; other keys are kept as they are."""
+    """The settings the app reads, each held to the rule ``study settings KEY VALUE`` applies; a key that
+    must not travel (``lrs_*``) or that this study does not know is set aside, listed by :meth:`ignored`."""
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True)
     exam_date: str | None = None
     desired_retention: Annotated[float, Field(ge=RETENTION_RANGE[0], le=RETENTION_RANGE[1])] | None = None
     daily_goal: Annotated[int, Field(ge=1, le=10_000)] | None = None
     theme: Annotated[str, Field(max_length=40)] | None = None
-    learner_id: Annotated[str, Field(max_length=1_000)] | None = None
+    learner_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]{1,64}$")] | None = None
 
     @field_validator("exam_date")
     @classmethod
@@ -205,15 +271,26 @@ class Settings(_Row):
         except ValueError:
             raise ValueError("not a date like 2027-01-15") from None
 
-    @model_validator(mode="after")
-    def _extras_are_plain(self) -> "Settings":
-        for value in (self.model_extra or {}).values():
-            _shallow(value)
-        return self
+    @field_validator("theme")
+    @classmethod
+    def _known_theme(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from study.progress.settings import parse_setting
+
+        stored = parse_setting("theme", value)  # the same rule as `study settings theme VALUE`
+        if stored != value:
+            raise ValueError(f"must be written as {stored!r}")
+        return value
 
     def values(self) -> dict[str, Any]:
-        """Key -> value to store; a null means "not set", as ``Store.set_setting(key, None)``."""
-        return {k: v for k, v in self.model_dump().items() if v is not None}
+        """Key -> value to store; a null means "not set", as ``Store.set_setting(key, None)``. Only the keys
+        this study knows, and never an LRS one."""
+        return {k: v for k, v in self.model_dump(exclude=set(self.model_extra or {})).items() if v is not None}
+
+    def ignored(self) -> list[str]:
+        """The backup's settings an import leaves alone: LRS settings and sync state, and unknown keys."""
+        return sorted(self.model_extra or {})
 
 
 class Backup(_Row):
@@ -239,11 +316,13 @@ def usable_settings(values: dict[str, Any]) -> dict[str, Any]:
     rather than make the whole backup impossible to restore."""
     out = {}
     for key, value in values.items():
+        if not travels_in_backup(key):
+            continue
         try:
-            Settings.model_validate({key: value})
+            kept = Settings.model_validate({key: value}).values()
         except (ValidationError, RecursionError):
             continue
-        out[key] = value
+        out.update(kept)
     return out
 
 

@@ -29,13 +29,14 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Callable, Literal, Mapping, Sequence
 
 from study.progress import schedule
 from study.progress.schedule import Rating, rating_for
 from study.progress.store_open import (
     StoreError,
     WriteTx,
+    file_identity,
     is_damage,
     open_connection,
     reopen_after_damage,
@@ -176,6 +177,8 @@ class Store:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None
         self._conn, self.notice = open_connection(self.path)
+        self._opened_as = file_identity(self.path)  # see ``_follow_path``
+        self.on_notice: Callable[[str], None] | None = None  # the app's toast for a notice found in use
 
     # -- plumbing ----------------------------------------------------------------------------------------
 
@@ -199,6 +202,7 @@ class Store:
         with self._lock:
             try:
                 self._conn, self.notice = reopen_after_damage(self.path, self._conn, exc)
+                self._opened_as = file_identity(self.path)
             except StoreError as err:
                 self._conn = None
                 return err
@@ -275,6 +279,31 @@ class Store:
 
     # -- events ------------------------------------------------------------------------------------------
 
+    def _follow_path(self) -> None:
+        """Before a write: if the file at ``self.path`` was deleted or replaced since it was opened, SQLite
+        would go on writing into the unlinked file and the answer would be lost at quit. So the store at the
+        path is opened instead (a new one if nothing is there), the learner is told, and the write goes there."""
+        now = file_identity(self.path)
+        if now == self._opened_as or self._conn is None:
+            return
+        with self._lock:
+            old, self._conn = self._conn, None
+            try:
+                old.close()
+            except sqlite3.Error:
+                pass  # it was the unlinked file: nothing there is the learner's any more
+            try:
+                self._conn, _notice = open_connection(self.path)
+            except StoreError as exc:
+                raise StoreError(f"the progress store {self.path} went away while study ran, and no new one "
+                                 f"could be started there: {exc}") from None
+            self._opened_as = file_identity(self.path)
+            what = ("was deleted while study ran; a new store was started there" if now is None
+                    else "was replaced while study ran; study now records into the file found there")
+            self.notice = f"the progress store {self.path} {what}, and your answers go on being recorded"
+        if self.on_notice is not None:
+            self.on_notice(self.notice)
+
     def record_attempt(self, attempt: Attempt) -> None:
         """Record an answer and update that question's FSRS state, in one durable transaction.
 
@@ -285,6 +314,7 @@ class Store:
             raise ValueError(f"mode must be one of {MODES}, not {attempt.mode!r}")
         at = utc_iso(attempt.at)
         rating = attempt.rating
+        self._follow_path()
         with self._tx() as conn:
             if attempt.session_id is not None:
                 conn.execute(
@@ -336,6 +366,7 @@ class Store:
         """Record the learner's rating of a topic card and reschedule it; returns the new state."""
         rating = Rating(int(rating))
         at = at or _now()
+        self._follow_path()
         with self._tx() as conn:
             conn.execute(
                 "INSERT INTO reviews(uid, card_id, content_hash, rating, seconds, at) VALUES (?, ?, ?, ?, ?, ?)",

@@ -17,6 +17,7 @@ import datetime as dt
 import functools
 import os
 import sqlite3
+import stat
 import time
 from pathlib import Path
 from typing import Iterator
@@ -134,7 +135,8 @@ def move_aside(path: Path) -> Path:
         target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
         n += 1
     try:
-        if path.exists():
+        # Only a regular file is ever renamed: never a device, a FIFO or a folder found at the path.
+        if check_regular(path):
             os.replace(path, target)
         # A stale WAL or shared-memory file belongs to the moved file; SQLite would apply it to the new one.
         for side, moved in zip(_with_sides(path), _with_sides(target)):
@@ -152,7 +154,9 @@ def _with_sides(path: Path) -> Iterator[Path]:
         yield path.with_name(path.name + suffix)
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, None when there is none: tells a file replaced under the
+    same name from the one opened."""
     try:
         st = path.stat()
     except OSError:
@@ -160,13 +164,54 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+_identity = file_identity
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
+def check_regular(path: Path) -> bool:
+    """Whether ``path`` exists; ``StoreError`` (one line) unless it is a regular file or absent.
+
+    Asked before anything opens it: opening a FIFO waits for a writer forever, SQLite takes a device such as
+    /dev/null for a broken database (which would then be renamed aside, as root a system device) and writes
+    a journal beside it. Never opened, renamed or written: only looked at."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # absent (its folder too, maybe): a new store, if the folder can be made
+    except OSError as exc:
+        raise StoreError(f"cannot use {_shown(path)} as the progress store: {exc.strerror or exc}; "
+                         "choose another file with --db or STUDY_DB") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError(f"progress store {_shown(path)} is {_kind(info.st_mode)}, not a regular file; "
+                         "choose another file with --db or STUDY_DB")
+    return True
+
+
+def _shown(path: Path) -> str:
+    from study.untrusted import shown
+
+    text = shown(str(path), keep_newlines=False)
+    return text if len(text) <= 120 else text[:60] + "..." + text[-40:]
+
+
 def _prepare(path: Path) -> None:
+    check_regular(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StoreError(f"cannot create the folder for the progress store {path}: {exc.strerror or exc}") from exc
-    if path.is_dir():
-        raise StoreError(f"progress store {path} is a folder, not a file")
+        raise StoreError(f"cannot create the folder for the progress store {_shown(path)}: "
+                         f"{exc.strerror or exc}") from exc
     # WAL needs to create -wal and -shm beside the file, so the folder must be writable too.
     hint = "; choose another file with --db or STUDY_DB"
     if not os.access(path.parent, os.W_OK | os.X_OK):
@@ -178,12 +223,22 @@ def _prepare(path: Path) -> None:
 def _check(path: Path) -> None:
     """Raise ``Damaged`` if the file at ``path`` (absent or empty is fine: a new store) is not sound."""
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(SQLITE_MAGIC))
+        # O_NONBLOCK and fstat: a FIFO put in its place since ``_prepare`` looked must not hang the open.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise StoreError(f"cannot read the progress store {path}: {exc.strerror or exc}") from exc
+        raise StoreError(f"cannot read the progress store {_shown(path)}: {exc.strerror or exc}") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(f"progress store {_shown(path)} is {_kind(info.st_mode)}, not a regular file; "
+                             "choose another file with --db or STUDY_DB")
+        head = os.read(fd, len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"cannot read the progress store {_shown(path)}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
     if not head:
         return
     if head != SQLITE_MAGIC:

@@ -112,9 +112,10 @@ def export_data(store: "Store") -> dict[str, Any]:
     return data
 
 
-def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
+def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False) -> dict[str, Any]:
     """Restore (``replace=True``: the store becomes exactly the export) or merge (keep local data, add what
-    is new, settings only where unset locally). The whole file is checked first (``backup_format``) and
+    is new, settings only where unset locally). Counts per kind of row, and under ``ignored_settings`` the
+    names of the backup's settings left alone (LRS settings and sync state never travel in a backup). The whole file is checked first (``backup_format``) and
     written in one transaction: a bad file changes nothing."""
     from study.progress.schedule import rating_for
     from study.progress.store import utc_iso
@@ -201,6 +202,9 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
                 "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, json.dumps(value))
             )
             added["settings"] += cur.rowcount
+    # Not counted above: the LRS settings and unknown keys the backup held, for the import to name.
+    if backup.settings.ignored():
+        added["ignored_settings"] = backup.settings.ignored()  # type: ignore[assignment]
     return added
 
 

@@ -7,6 +7,8 @@ Numbers take what a person writes: ``21.5 GB``, ``20 GiB``, ``2.15e10 B``, ``950
 
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +94,10 @@ def normalize_answer(instance: Instance, raw: Any) -> str:
         text = str(raw).strip()
         if not text:
             raise AnswerError("no number given")
+        if len(text) > MAX_ANSWER_CHARS:
+            # A pasted 100,000-digit number was graded as "inf GB" and stored whole.
+            raise AnswerError(f"an answer is at most {MAX_ANSWER_CHARS} characters ({len(text):,} given): "
+                              "type the number and its unit, like 140 GB")
         reading = read_number(instance, text)  # raises AnswerError if unreadable
         if reading.value is None:
             # Not an answer to this question, like "banana": say what is asked and let the learner answer.
@@ -116,6 +122,17 @@ class _Reading:
     base_value: float | None = None  # a bare number read in base units (bytes, seconds), as an alternative
 
 
+MAX_ANSWER_CHARS = 64  # "1,234.5 GiB/s" is 13; a typed answer far longer is a paste, not an answer
+
+
+def _finite(value: float, text: str) -> float:
+    # float() reads "-1e999" as -inf and "nan" as nan: neither is an answer ("you gave -inf GB").
+    if not math.isfinite(value):
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise AnswerError(f"{shown!r} is not a finite number: type a number like 140 or 1.5e3")
+    return value
+
+
 def read_number(instance: Instance, text: str) -> _Reading:
     """How the grader reads ``text`` typed for a numeric ``instance`` (a unit, or a bare number by the
     bare-number rule). Raises :class:`AnswerError` when it is not a number. Exports use it to report the
@@ -124,7 +141,7 @@ def read_number(instance: Instance, text: str) -> _Reading:
     unit = instance.numeric.unit
     digits = instance.numeric.digits
     if _BARE_NUMBER.match(text) and any(c.isdigit() for c in text):
-        value = float(text.replace(",", "").strip())
+        value = _finite(float(text.replace(",", "").strip()), text)
         base = None
         if unit.strip() not in ("", "1", "%"):
             from study.calc.units import convert
@@ -137,6 +154,7 @@ def read_number(instance: Instance, text: str) -> _Reading:
         q = parse_quantity(text)
     except ValueError as exc:
         raise AnswerError(f"cannot read {text!r} as a number with a unit: {exc}") from exc
+    _finite(float(q.value), text)
     wanted = parse_unit(unit).dim
     # Counts (tokens, GPUs) carry no conversion factor: "16 GPUs" answers a question asked in "GPUs" or "1".
     if q.dim != wanted and q.dim.without_counts() != wanted.without_counts():

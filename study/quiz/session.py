@@ -322,10 +322,31 @@ class QuizSession:
         Instances are stored whole, so the restored session asks exactly what was asked even if the bank
         changed since; ``bank`` (optional) only refreshes domain names for the report.
         """
-        data = json.loads(text)
-        if data.get("version") != STATE_VERSION:
-            raise SessionError(f"unsupported session state version {data.get('version')!r}")
-        instances = [Instance.from_dict(d) for d in data["instances"]]
+        from study.inputs import parse_json
+        from study.quiz.saved_state import check_saved_state
+
+        # A saved state may come from a backup made elsewhere: any way it is wrong is one SessionError the
+        # drivers show (resume offers to set it aside), never an exception from deep inside a later action.
+        try:
+            data = parse_json(text)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            if data.get("version") != STATE_VERSION:
+                raise SessionError(f"unsupported session state version {str(data.get('version'))[:20]!r}")
+            instances = [Instance.from_dict(d) for d in data["instances"]]
+            check_saved_state(data, instances)
+            return cls._restore(data, instances, bank, clock=clock, store=store)
+        except SessionError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
+            from study.untrusted import shown
+
+            detail = shown(str(exc)[:120] if not isinstance(exc, KeyError) else f"{exc} missing", keep_newlines=False)
+            raise SessionError(f"the saved session is damaged ({detail})") from None
+
+    @classmethod
+    def _restore(cls, data: dict[str, Any], instances: list[Instance], bank: Any, *, clock: Clock | None,
+                 store: Any) -> "QuizSession":
         s = cls(
             instances,
             mode=data["mode"],

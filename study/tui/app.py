@@ -131,6 +131,8 @@ class StudyApp(App[int]):
     def _services_loaded(self) -> None:
         self._apply_theme()
         self.ready = True
+        if hasattr(self.services.store, "on_notice"):
+            self.services.store.on_notice = self._store_notice
         self.call_after_refresh(self._after_load)
         if self.services.watcher is not None and self._poll_seconds and self._watch_timer is None:
             self._watch_timer = self.set_interval(self._poll_seconds, self.poll_bank, name="bank-watch")
@@ -180,6 +182,21 @@ class StudyApp(App[int]):
             )
 
     # -- toasts -----------------------------------------------------------------------------------------
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        from study.tui.commands import GuardedCommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(GuardedCommandPalette(id="--command-palette"))
+
+    def _store_notice(self, message: str) -> None:
+        """The store found its file deleted or replaced before a write; the write may be a worker's."""
+        try:
+            self.call_from_thread(self.notify, message, severity="warning", timeout=10)
+        except RuntimeError:  # already on the app's thread
+            self.notify(message, severity="warning", timeout=10)
 
     def notify_background(self, message: str, **kwargs: Any) -> None:
         """A toast about something the learner did not just do (a reload, a start-up problem). While a dialog

@@ -4,7 +4,27 @@ from __future__ import annotations
 
 from functools import partial
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.css.query import NoMatches
+
+
+class GuardedCommandPalette(CommandPalette):
+    """Textual's palette, less a crash (issue 19, defect 11; Textual 8.2.8): PageDown or PageUp while the
+    result list is being rebuilt, with no height, is ``KeyError: 0`` in ``OptionList._move_page`` (no line
+    laid out yet), or ``NoMatches`` when the list is gone. The key is dropped instead; the next one works.
+    Reproduction for upstream: /work/notes/textual-palette-bug.md."""
+
+    def _action_command_list(self, action: str) -> None:
+        try:
+            super()._action_command_list(action)
+        except (KeyError, IndexError, NoMatches):
+            pass
+
+    def _action_cursor_down(self) -> None:
+        try:
+            super()._action_cursor_down()
+        except (KeyError, IndexError, NoMatches):
+            pass
 
 
 class TopicsProvider(Provider):

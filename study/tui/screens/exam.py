@@ -60,6 +60,28 @@ def start_exam(app: App, count: int | None = None) -> None:
         app.push_screen(ExamScreen(session))
 
 
+def offer_to_set_aside(app: App, session_id: str, problem: Exception) -> None:
+    """A saved exam that cannot be restored (damaged, or from a backup made elsewhere): say why and offer
+    to set it aside; its answers stay recorded either way."""
+    from study.untrusted import shown
+
+    def chosen(answer: str | None) -> None:
+        if answer == "discard":
+            app.services.store.discard_session(session_id)  # type: ignore[attr-defined]
+            app.notify("The interrupted exam was set aside; its answers stay recorded.")
+
+    app.push_screen(
+        ChoiceDialog(
+            "Interrupted exam",
+            f"An interrupted exam cannot be restored:\n{shown(str(problem)[:300])}\n"
+            "Set it aside? Its answers stay recorded; a new exam can then start.",
+            [("discard", "Set it aside", "y"), ("later", "Not now", "n")],
+            cancel="later",
+        ),
+        chosen,
+    )
+
+
 def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
     """On start: an unfinished exam is in the store; offer to resume it with the time it has left."""
     from study.quiz import QuizSession, SessionError
@@ -69,8 +91,7 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
     try:
         session = QuizSession.from_json(state_json, services.bank, clock=services.clock, store=services.store)
     except (SessionError, ValueError, KeyError) as exc:
-        app.notify(f"An interrupted exam could not be restored ({exc}); it was set aside.", severity="error")
-        services.store.discard_session(session_id)
+        offer_to_set_aside(app, session_id, exc)
         return
     left = session.remaining()
     answered = sum(a is not None for a in session.answers)
@@ -83,6 +104,12 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
     )
 
     def chosen(answer: str | None) -> None:
+        try:
+            _resume_or_count(answer)
+        except SessionError as exc:  # the clock or state went wrong after the offer: never a traceback
+            offer_to_set_aside(app, session_id, exc)
+
+    def _resume_or_count(answer: str | None) -> None:
         if answer == "resume":
             session.resume()
             if session.tick() == ["time up"] or session.finished:
