@@ -70,7 +70,8 @@ def _export_progress(args: argparse.Namespace) -> int:
         with open_store(default_db_path(args.db)) as store:
             if store.notice:
                 print(f"study: {store.notice}", file=sys.stderr)
-            data = store.export_data()
+            from study.quiz.saved_state import read_saved_session
+            data = store.export_data(read_saved_session)
     except StoreError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1

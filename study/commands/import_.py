@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         with open_store(default_db_path(args.db)) as store:
             if store.notice:
                 print(f"study: {store.notice}", file=sys.stderr)
-            added = store.import_data(data, replace=args.replace)
+            from study.quiz.saved_state import read_saved_session
+            added = store.import_data(data, replace=args.replace, read_session=read_saved_session)
     except (StoreError, ImportFormatError) as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1

@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
                 return 1
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
         backup = path.with_name(f"{path.stem}-backup-{stamp}.json")
-        data = store.export_data()
+        from study.quiz.saved_state import read_saved_session
+        data = store.export_data(read_saved_session)
         try:
             _write_backup(backup, data)
         except OSError as exc:

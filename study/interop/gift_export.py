@@ -21,7 +21,7 @@ EXPORT_SEED = 0
 # A numeric question states its unit in the text, because a GIFT number has none; import strips it again.
 UNIT_SENTENCE = "\n\nAnswer in {unit}."
 # Metadata whose value may contain spaces: alone on its line, the value runs to the end of the line.
-FREE_KEYS = ("reference", "unit", "tolerance", "templated", "source")
+FREE_KEYS = ("reference", "accept", "unit", "tolerance", "templated", "source")
 
 
 @dataclass
@@ -104,6 +104,9 @@ def metadata_lines(q: Question) -> list[str]:
     lines.append("// study: " + " ".join(simple))
     for ref in q.references:
         lines.append(f"// study: reference={ref.url} {_comment_value(ref.title)}")
+    # A lint warning the author accepted with a reason travels too, or the re-imported bank warns again.
+    for accepted in q.accept:
+        lines.append(f"// study: accept={accepted.code} {_comment_value(accepted.reason)}")
     if q.source is not None:
         # Never the exporting machine's absolute path: the folder and file are what a reader can use.
         path = q.source.path

@@ -122,7 +122,7 @@ def to_markdown(piece: Text, notes: list[Problem]) -> str:
 
 def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[str, Any]:
     """``// study: key=value`` lines plus Moodle's ``[id:]`` and ``[tag:]``, as a dict of raw strings."""
-    meta: dict[str, Any] = {"reference": [], "tags": []}
+    meta: dict[str, Any] = {"reference": [], "accept": [], "tags": []}
     for line in comments:
         for m in _MOODLE_ID_RE.finditer(line):
             meta.setdefault("moodle_id", m.group(1).replace("\\]", "]").strip())
@@ -138,8 +138,8 @@ def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[s
             value = _uncomment(value)
             if _too_long(key, value, loc, notes):
                 continue
-            if key == "reference":
-                meta["reference"].append(value)
+            if key in ("reference", "accept"):
+                meta[key].append(value)
             else:
                 meta[key] = value
             continue
@@ -158,7 +158,7 @@ def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[s
 def _too_long(key: str, value: str, loc: Loc, notes: list[Problem]) -> bool:
     """A unit, tolerance or id is short and a title or note is a line; bounding them keeps every later
     pattern's work small whatever a file holds."""
-    limit = MAX_TEXT_VALUE if key in ("reference", "templated", "source") else MAX_SHORT_VALUE
+    limit = MAX_TEXT_VALUE if key in ("reference", "accept", "templated", "source") else MAX_SHORT_VALUE
     if len(value) <= limit:
         return False
     notes.append(Problem(loc, "note", f"'// study: {key}=' has a {len(value):,}-character value (limit {limit}); "
@@ -289,6 +289,7 @@ class Converter:
         if tags:
             data["tags"] = list(dict.fromkeys(tags))
         self.references(conv, meta)
+        self.accepted(conv, meta)
         self.verified(conv, meta)
         if "templated" in meta:
             self.result.templated += 1
@@ -362,6 +363,19 @@ class Converter:
             conv.data["references"] = refs
         else:
             conv.todo["references"] = "at least one {title, url} to check the facts against (GIFT has no references)"
+
+    def accepted(self, conv: Converted, meta: dict[str, Any]) -> None:
+        """``// study: accept=CODE REASON`` lines: lint warnings the author accepted, kept as written (lint
+        checks the code and the reason when the converted file is linted)."""
+        accepted = []
+        for raw in meta["accept"]:
+            code, _, reason = raw.partition(" ")
+            if code and reason.strip():
+                accepted.append({"code": code, "reason": reason.strip()})
+            else:
+                self.problem(conv.loc, "note", f"accept {raw!r} is not 'CODE REASON'; ignored")
+        if accepted:
+            conv.data["accept"] = accepted
 
     def verified(self, conv: Converted, meta: dict[str, Any]) -> None:
         raw = meta.get("verified")

@@ -14,9 +14,19 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Callable, Literal
 
-from pydantic import AliasChoices, AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from study.progress.store import MODES, RETENTION_RANGE, parse_iso, utc_iso
 
@@ -129,6 +139,13 @@ class ReviewRow(_Row):
     at: Timestamp
 
 
+# The validation-context key under which a backup's reader of saved sessions is passed: a callable taking
+# ``state_json`` and returning an object with ``started_at`` and ``deadline`` (UTC datetimes, the deadline
+# optional), or raising on a state the quiz could not resume (``study.quiz.saved_state.read_saved_session``).
+SESSION_READER = "read_saved_session"
+SessionReader = Callable[[str], Any]
+
+
 class SessionRow(_Row):
     id: Text
     kind: Text
@@ -140,16 +157,15 @@ class SessionRow(_Row):
     report_json: JsonObjectText | None = None
 
     @model_validator(mode="after")
-    def _resumable(self) -> "SessionRow":
-        if self.state_json is not None:
-            # The quiz is what reads a saved state back (``--resume``): it decides what is valid.
-            from study.quiz.session import QuizSession, SessionError
-
+    def _resumable(self, info: ValidationInfo) -> "SessionRow":
+        # The quiz is what reads a saved state back (``--resume``), so it decides what is valid; it sits a
+        # floor above the store, so whoever checks a backup passes its reader in (see ``SessionReader``).
+        read = (info.context or {}).get(SESSION_READER)
+        if self.state_json is not None and read is not None:
             try:
-                session = QuizSession.from_json(self.state_json)
+                session = read(self.state_json)
             except Exception as exc:  # any failure here is a state that would fail on resume
-                why = str(exc) if isinstance(exc, SessionError) else f"{type(exc).__name__}: {exc}"
-                raise ValueError(f"state_json is not a session the quiz can resume ({why[:160]})") from None
+                raise ValueError(f"state_json is not a session the quiz can resume ({str(exc)[:160]})") from None
             # A start in the future would keep the exam "in progress" for years and lock out new ones.
             if session.started_at > dt.datetime.now(UTC) + dt.timedelta(days=1):
                 raise ValueError(f"state_json starts in the future ({session.started_at.isoformat()})")
@@ -326,11 +342,13 @@ def usable_settings(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def leave_out_unrestorable(data: dict[str, Any]) -> dict[str, int]:
+def leave_out_unrestorable(data: dict[str, Any], read_session: SessionReader | None = None) -> dict[str, int]:
     """Remove, in place, the rows of an export that an import would refuse (values damaged on disk), so a
-    backup always restores; returns how many were left out, per kind of row."""
+    backup always restores; returns how many were left out, per kind of row. Without ``read_session`` a
+    saved session's state is checked as JSON only (an export for xAPI statements needs no more)."""
+    context = {SESSION_READER: read_session}
     try:
-        Backup.model_validate(data)
+        Backup.model_validate(data, context=context)
         return {}
     except ValidationError:
         pass
@@ -341,7 +359,7 @@ def leave_out_unrestorable(data: dict[str, Any]) -> dict[str, int]:
         rows = data.get(key)
         if not isinstance(rows, list):
             continue
-        kept = [row for row in rows if _passes(model, row)]
+        kept = [row for row in rows if _passes(model, row, context)]
         if len(kept) < len(rows):
             left_out[key] = len(rows) - len(kept)
             data[key] = kept
@@ -349,16 +367,17 @@ def leave_out_unrestorable(data: dict[str, Any]) -> dict[str, int]:
     return left_out
 
 
-def _passes(model: type[BaseModel], row: Any) -> bool:
+def _passes(model: type[BaseModel], row: Any, context: dict[str, Any]) -> bool:
     try:
-        model.model_validate(row)
+        model.model_validate(row, context=context)
     except (ValidationError, RecursionError):
         return False
     return True
 
 
-def parse_backup(data: Any) -> Backup:
-    """The checked backup, or ``ImportFormatError`` with one line: how many problems, and the first."""
+def parse_backup(data: Any, read_session: SessionReader | None = None) -> Backup:
+    """The checked backup, or ``ImportFormatError`` with one line: how many problems, and the first. An import
+    passes ``read_session``: a saved exam it could not resume must not enter the store."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportFormatError(f"not a study progress export (missing \"format\": \"{FORMAT}\")")
     version = data.get("version")
@@ -371,7 +390,7 @@ def parse_backup(data: Any) -> Backup:
     if version < 1:
         raise ImportFormatError(f"export format version {version} does not exist; expected {FORMAT_VERSION}")
     try:
-        return Backup.model_validate(data)
+        return Backup.model_validate(data, context={SESSION_READER: read_session})
     except ValidationError as exc:
         problems = exc.errors(include_url=False)
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""

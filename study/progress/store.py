@@ -618,23 +618,27 @@ class Store:
 
     # -- backup, restore, reset --------------------------------------------------------------------------
 
-    def export_data(self) -> dict[str, Any]:
-        """Everything, as JSON-ready data (see ``study.progress.transfer`` for the format)."""
+    def export_data(self, read_session: Any = None) -> dict[str, Any]:
+        """Everything, as JSON-ready data (see ``study.progress.transfer`` for the format). A backup meant
+        to be imported again passes the quiz's ``read_saved_session``, so a saved exam it could not resume
+        is left out rather than making the whole file refused later."""
         from study.progress.transfer import export_data
 
         with self._lock:
             if self._conn is None:
                 raise StoreError("the progress store is closed")
             try:
-                return export_data(self)
+                return export_data(self, read_session)
             except sqlite3.Error as exc:
                 raise self._failed(exc) from exc
 
-    def import_data(self, data: Mapping[str, Any], *, replace: bool = False) -> dict[str, int]:
-        """Merge (default) or replace with an export; returns counts of rows added. See ``transfer``."""
+    def import_data(self, data: Mapping[str, Any], *, replace: bool = False,
+                    read_session: Any = None) -> dict[str, int]:
+        """Merge (default) or replace with an export; returns counts of rows added. See ``transfer``; the
+        importer passes the quiz's ``read_saved_session`` so a saved exam must be one the quiz can resume."""
         from study.progress.transfer import import_data
 
-        return import_data(self, data, replace=replace)
+        return import_data(self, data, replace=replace, read_session=read_session)
 
     def backup_to(self, target: str | os.PathLike[str]) -> Path:
         """A consistent SQLite copy of the whole store (online backup API), safe while others write."""

@@ -25,6 +25,7 @@ from study.progress.backup_format import (
     FORMAT,
     FORMAT_VERSION,
     ImportFormatError,
+    SessionReader,
     leave_out_unrestorable,
     parse_backup,
     usable_settings,
@@ -45,7 +46,7 @@ _SESSION_KEYS = ("id", "kind", "started_at", "updated_at", "deadline", "state_js
                  "report_json")
 
 
-def export_data(store: "Store") -> dict[str, Any]:
+def export_data(store: "Store", read_session: SessionReader | None = None) -> dict[str, Any]:
     # One read transaction so the snapshot is consistent even while another process writes.
     with store._lock:
         conn = store._conn
@@ -106,13 +107,14 @@ def export_data(store: "Store") -> dict[str, Any]:
     }
     # A row whose values were damaged on disk (an unreadable time) would make the whole backup impossible
     # to restore: it is left out, and the file says how many were.
-    left_out = leave_out_unrestorable(data)
+    left_out = leave_out_unrestorable(data, read_session)
     if left_out:
         data["left_out_damaged"] = left_out
     return data
 
 
-def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False) -> dict[str, Any]:
+def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False,
+                read_session: SessionReader | None = None) -> dict[str, Any]:
     """Restore (``replace=True``: the store becomes exactly the export) or merge (keep local data, add what
     is new, settings only where unset locally). Counts per kind of row, and under ``ignored_settings`` the
     names of the backup's settings left alone (LRS settings and sync state never travel in a backup). The whole file is checked first (``backup_format``) and
@@ -120,7 +122,7 @@ def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = Fals
     from study.progress.schedule import rating_for
     from study.progress.store import utc_iso
 
-    backup = parse_backup(data)
+    backup = parse_backup(data, read_session)
     added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0}
     with store._tx() as conn:
         if replace:

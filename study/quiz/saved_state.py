@@ -113,3 +113,11 @@ def _short(value: Any) -> str:
 
     text = shown(repr(value), keep_newlines=False)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def read_saved_session(state_json: str) -> Any:
+    """A saved session's state read as ``--resume`` would (a ``QuizSession``, with ``started_at`` and
+    ``deadline``), or ``SessionError``: the reader a backup's import and export pass to the store's checks."""
+    from study.quiz.session import QuizSession
+
+    return QuizSession.from_json(state_json)

@@ -19,7 +19,8 @@ def export_progress(app: Any) -> None:
         app.notify("The progress store is still loading; try again in a moment.", severity="warning")
         return
     try:
-        data = store.export_data()
+        from study.quiz.saved_state import read_saved_session
+        data = store.export_data(read_saved_session)
     except Exception as exc:  # a closed or damaged store: said in a toast, as other store failures are
         app.notify(f"Could not export: {exc}", severity="error")
         return

@@ -22,6 +22,7 @@ from study.progress import Attempt, Rating, open_store
 from study.progress.transfer import ImportFormatError
 from study.quiz import build_exam
 from study.quiz.session import QuizSession, SessionError
+from study.quiz.saved_state import read_saved_session
 
 from .conftest import NOW, blueprint, question, topic
 
@@ -136,7 +137,7 @@ def test_a_saved_exam_that_could_not_resume_is_refused(backup, held, case, repla
     data = _with_state(backup, change)
     before = rows(held)
     with open_store(held, fuzz=False) as s, pytest.raises(ImportFormatError) as info:
-        s.import_data(data, replace=replace)
+        s.import_data(data, read_session=read_saved_session, replace=replace)
     assert message in str(info.value) and "\n" not in str(info.value)
     assert rows(held) == before
 
@@ -146,7 +147,7 @@ def test_an_fsrs_card_out_of_the_schedulers_ranges_is_refused(backup, held, case
     values, message = CARDS[case]
     before = rows(held)
     with open_store(held, fuzz=False) as s, pytest.raises(ImportFormatError) as info:
-        s.import_data(_with_card(backup, **values), replace=True)
+        s.import_data(_with_card(backup, read_session=read_saved_session, **values), replace=True)
     assert message in str(info.value) and "\n" not in str(info.value)
     assert rows(held) == before
 
@@ -156,13 +157,13 @@ def test_the_session_rows_deadline_must_be_its_states(backup, held):
     row = next(s for s in data["sessions"] if s["id"] == "open")
     row["deadline"] = "2099-01-01T00:00:00+00:00"
     with open_store(held, fuzz=False) as s, pytest.raises(ImportFormatError) as info:
-        s.import_data(data)
+        s.import_data(data, read_session=read_saved_session)
     assert "deadline is not the deadline of its saved state" in str(info.value)
 
 
 def test_the_real_backup_still_imports_and_resumes(backup, tmp_path):
     with open_store(tmp_path / "fresh.db", fuzz=False) as s:
-        s.import_data(backup, replace=True)
+        s.import_data(backup, read_session=read_saved_session, replace=True)
         sid, state, deadline = s.active_session("exam")
         session = QuizSession.from_json(state, _bank())
         assert sid == "open" and session.count == 3 and session.answers[0] is not None

@@ -21,6 +21,7 @@ from study.progress.stats import compute_stats
 from study.progress.transfer import ImportFormatError
 from study.quiz import build_exam
 from study.quiz.session import QuizSession
+from study.quiz.saved_state import read_saved_session
 
 from .conftest import NOW
 
@@ -80,7 +81,7 @@ def held(tmp_path) -> Path:
 def test_the_unspoiled_backup_imports_and_everything_in_it_reads_back(backup, tmp_path):
     path = tmp_path / "fresh.db"
     with open_store(path, fuzz=False) as s:
-        added = s.import_data(backup, replace=True)
+        added = s.import_data(backup, read_session=read_saved_session, replace=True)
         assert added["attempts"] == 6 and added["reports"] == 1 and added["items"] == len(backup["items"])
         sid, state, _deadline = s.active_session("exam")
         assert sid == "open" and QuizSession.from_json(state).count == 2
@@ -173,7 +174,7 @@ def test_a_hostile_backup_is_refused_and_the_store_is_unchanged(backup, held, pa
     before = rows(held)
     with open_store(held, fuzz=False) as s:
         with pytest.raises(ImportFormatError) as info:
-            s.import_data(data, replace=replace)
+            s.import_data(data, read_session=read_saved_session, replace=replace)
     assert message in str(info.value) and "\n" not in str(info.value)
     assert rows(held) == before
 
@@ -184,7 +185,7 @@ def test_rows_that_break_the_stores_constraints_are_counted_not_dropped(backup, 
         data["attempts"][k]["seconds"] = -5
     before = rows(held)
     with open_store(held) as s, pytest.raises(ImportFormatError) as info:
-        s.import_data(data)
+        s.import_data(data, read_session=read_saved_session)
     text = str(info.value)
     assert text.startswith('attempt 1: "seconds" ') and "(and 2 more problems)" in text
     assert "nothing was imported" in text
@@ -270,7 +271,7 @@ def test_property_any_backup_gives_a_result_or_one_error(backup, tmp_path_factor
         def check(data, replace):
             before = rows(path)
             try:
-                store.import_data(data, replace=replace)
+                store.import_data(data, read_session=read_saved_session, replace=replace)
             except ImportFormatError as exc:
                 assert "\n" not in str(exc)
                 outcome["refused"] += 1
@@ -282,7 +283,7 @@ def test_property_any_backup_gives_a_result_or_one_error(backup, tmp_path_factor
             active = store.active_session("exam")
             if active:
                 QuizSession.from_json(active[1])
-            store.import_data(backup, replace=True)  # a known state for the next example
+            store.import_data(backup, read_session=read_saved_session, replace=True)  # a known state for the next example
 
         check()
     assert outcome["refused"] > 20 and outcome["imported"] > 5, outcome

@@ -158,8 +158,8 @@ CASES = [(t, r) for t in SLIPPED for r in (False, True) if t != "items" or r]
 def test_a_row_that_slips_past_the_checks_fails_the_whole_import(backup, held, monkeypatch, table, replace):  # noqa: F811
     checked = transfer.parse_backup
 
-    def slipping(data):
-        parsed = checked(data)
+    def slipping(data, read_session=None):
+        parsed = checked(data, read_session)
         rows_of = list(getattr(parsed, table))
         rows_of[-1] = rows_of[-1].model_copy(update=SLIPPED[table])  # the last row: all the others went in first
         return parsed.model_copy(update={table: rows_of})
