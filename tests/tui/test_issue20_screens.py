@@ -57,3 +57,40 @@ async def test_leaving_settings_with_an_unsaved_edit_asks(make_app, store, clock
         await settle(pilot, app)
         assert type(app.screen).__name__ == "HomeScreen"
         assert store.get_setting("daily_goal") == 35
+
+
+# -- 2. The exam navigator tells a half-answered choose-two and a flagged answer apart -------------------
+
+
+async def test_a_half_answered_choose_two_is_partial_and_the_submit_dialog_says_so(make_app):
+    from study.tui.screens.exam import ExamScreen, ReviewBeforeSubmit, start_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 5)
+        await settle(pilot, app)
+        exam = app.screen
+        assert isinstance(exam, ExamScreen)
+        session = exam.session
+        multi = next(i for i, q in enumerate(session.instances) if q.is_multi and q.choose == 2)
+        single = next(i for i, q in enumerate(session.instances) if not q.is_multi and i != multi)
+        exam.goto(single)
+        await pilot.press("1", "f")  # answered, then flagged
+        exam.goto(multi)
+        await pilot.press("1")  # one of two
+        await settle(pilot, app)
+        assert session.answers[multi] is not None
+        await pilot.press("g")
+        await settle(pilot, app)
+        cells = str(exam.query_one("#exam-nav").render())
+        assert f"{multi + 1}◐" in cells and f"{single + 1}✓⚑" in cells
+        assert "✓ answered 1  ◐ partly 1  · blank 3" in cells
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewBeforeSubmit)
+        assert f"Partly answered (1, graded wrong): {multi + 1}" in str(app.screen.query_one(Static).render())
+        await pilot.press("s")
+        await settle(pilot, app)
+        body = str(app.screen.query_one("#dialog-body", Static).render())
+        assert "1 answered, 1 partly answered, 3 blank" in body

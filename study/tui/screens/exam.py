@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Select, Static
 
-from study.text import count as count_noun
+from study.tui.exam_state import PARTIAL, answer_states, tally
 from study.tui.format import clock as fmt_clock
 from study.tui.format import ranges
 from study.tui.screens.dialogs import ChoiceDialog
@@ -179,10 +179,12 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
         review = self.session.review()
         un = ranges(i + 1 for i in review.unanswered)
         fl = ranges(i + 1 for i in review.flagged)
+        partial = [i for i, state in enumerate(answer_states(self.session)) if state == PARTIAL]
+        part = f"Partly answered ({len(partial)}, graded wrong): [b]{ranges(i + 1 for i in partial)}[/]\n" if partial else ""
         with Vertical(classes="dialog", id="review-dialog") as box:
             box.border_title = "Review before submitting"
             yield Static(
-                f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\nFlagged ({len(review.flagged)}): [b]{fl}[/]\n"
+                f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\n{part}Flagged ({len(review.flagged)}): [b]{fl}[/]\n"
                 "Go back to a question: type its number and [b]enter[/], or arrows then [b]enter[/] (or a "
                 "click); [b]u[/] the first unanswered, [b]f[/] the first flagged."
             )
@@ -195,7 +197,7 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
     def on_mount(self) -> None:
         s = self.session
         nav = self.query_one(Navigator)
-        nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav.set_state(answer_states(s), s.flags, s.index)
         nav.focus()
         self.typed = ""  # digits of the question to go to, typed on the keyboard
 
@@ -236,8 +238,9 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
         self.action_submit()
 
     def action_submit(self) -> None:
-        unanswered = len(self.session.review().unanswered)
-        warn = f"{count_noun(unanswered, 'unanswered question')} will count as wrong. " if unanswered else ""
+        t = tally(self.session)
+        wrong = " and ".join(w for w in ("blank" if t.blank else "", "partly answered" if t.partial else "") if w)
+        warn = f"{t.sentence()}: the {wrong} ones count as wrong. " if wrong else f"{t.sentence()}. "
 
         def confirmed(answer: str | None) -> None:
             if answer == "submit":
@@ -311,7 +314,7 @@ class ExamScreen(QuizScreen):
         super().update_header()
         s = self.session
         nav = self.query_one("#exam-nav", Navigator)
-        nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav.set_state(answer_states(s), s.flags, s.index)
         self.refresh_bindings()
 
     def show_current(self) -> None:
