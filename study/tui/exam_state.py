@@ -52,3 +52,23 @@ class Tally:
 def tally(session: Any) -> Tally:
     states = answer_states(session)
     return Tally(states.count(ANSWERED), states.count(PARTIAL), states.count(BLANK))
+
+
+def paused_exam(services: Any) -> dict[str, Any] | None:
+    """The unfinished exam the store would offer to resume, as Home shows it: how far it got and the
+    deadline its clock runs to (None when there is none or it cannot be read; the resume offer says why)."""
+    store, bank = services.store, services.bank
+    if store is None or bank is None:
+        return None
+    try:
+        active = store.active_session("exam")
+        if not active:
+            return None
+        from study.quiz import QuizSession
+
+        session = QuizSession.from_json(active[1], bank, clock=services.clock)
+    except Exception:  # the resume offer on start names the problem; Home only leaves the line out
+        return None
+    t = tally(session)
+    return {"answered": t.answered, "partial": t.partial, "count": session.count, "deadline": session.deadline,
+            "title": "Timed quiz" if session.mode == "quiz" else "Exam"}

@@ -93,6 +93,9 @@ def home(services: Services) -> dict[str, Any]:
         data["countdown"] = "The question bank could not be loaded (press ! for details)."
         return data
 
+    from study.tui.exam_state import paused_exam
+
+    data["paused"] = paused_exam(services)
     try:
         stats = _stats(services)
     except Exception as exc:  # shown on home rather than taking the whole app down

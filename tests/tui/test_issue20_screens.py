@@ -94,3 +94,56 @@ async def test_a_half_answered_choose_two_is_partial_and_the_submit_dialog_says_
         await settle(pilot, app)
         body = str(app.screen.query_one("#dialog-body", Static).render())
         assert "1 answered, 1 partly answered, 3 blank" in body
+
+
+# -- 3. The resume dialog's submit asks first; Home shows a paused exam's running clock ------------------
+
+
+def _interrupted_exam(bank, store, clock):
+    from study.quiz import build_exam
+
+    session = build_exam(bank, 5, 5, store=store, clock=clock)
+    session.answer(session.current.correct_labels[0])
+    clock.advance(minutes=2)
+    assert store.active_session("exam") is not None
+    return session
+
+
+async def test_submit_as_it_is_from_the_resume_offer_asks_before_recording(make_app, bank, store, clock):
+    from study.tui.screens.results import ResultsScreen
+
+    session = _interrupted_exam(bank, store, clock)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert app.screen.query_one(Static).render() is not None and type(app.screen).__name__ == "ChoiceDialog"
+        await pilot.press("c")
+        await settle(pilot, app)
+        body = str(app.screen.query_one("#dialog-body", Static).render())
+        assert "1 answered, 4 blank" in body and "cannot be undone" in body
+        await pilot.press("n")  # no: back to the offer, nothing recorded
+        await settle(pilot, app)
+        assert "Resume it?" in str(app.screen.query_one("#dialog-body", Static).render())
+        assert store.active_session("exam") is not None
+        await pilot.press("c", "y")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ResultsScreen)
+        assert store.active_session("exam") is None and app.screen.report.session_id == session.id
+
+
+async def test_home_shows_a_paused_exam_with_its_clock_running(make_app, bank, store, clock):
+    _interrupted_exam(bank, store, clock)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("n")  # not now
+        await settle(pilot, app)
+        assert type(app.screen).__name__ == "HomeScreen"
+        line = text_of(app, "#home-paused")
+        assert "Exam paused: 1/5 answered, 04:00 left and the clock is running" in line and "e to resume" in line
+        clock.advance(seconds=30)
+        app.screen._show_paused()
+        assert "03:30 left" in text_of(app, "#home-paused")
+        clock.advance(minutes=4)
+        app.screen._show_paused()
+        assert "its time ran out" in text_of(app, "#home-paused")

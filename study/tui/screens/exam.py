@@ -73,7 +73,7 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
         services.store.discard_session(session_id)
         return
     left = session.remaining()
-    answered = sum(a is not None for a in session.answers)
+    answered = tally(session).answered
     body = (
         f"An exam was interrupted: {answered}/{session.count} answered, "
         f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
@@ -92,24 +92,39 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
             else:
                 app.push_screen(ExamScreen(session))
         elif answer == "count":
-            # An abandoned exam is resumed or counted, never dropped: its blanks count wrong in its own score
-            # (and nowhere else), as on the real exam.
-            from study.tui.screens.results import ResultsScreen
+            # Submitting records a permanent exam: asked once more, as the in-exam submit does.
+            app.push_screen(
+                ChoiceDialog("Submit?", f"{tally(session).sentence()}. Everything not fully answered counts as "
+                             "wrong and the exam is recorded as it is. This cannot be undone.",
+                             [("submit", "Submit", "y"), ("cancel", "Cancel", "n")], cancel="cancel"),
+                confirmed,
+            )
 
-            session.resume()
-            if not session.finished:
-                session.submit()
-            app.push_screen(ResultsScreen(session.report))
+    def confirmed(answer: str | None) -> None:
+        if answer != "submit":
+            ask()  # back to the offer: resume, not now, or submit
+            return
+        # An abandoned exam is resumed or counted, never dropped: its blanks count wrong in its own score
+        # (and nowhere else), as on the real exam.
+        from study.tui.screens.results import ResultsScreen
 
-    app.push_screen(
-        ChoiceDialog(
-            "Resume exam?",
-            body,
-            [("resume", "Resume", "y"), ("later", "Not now", "n"), ("count", "Submit as it is", "c")],
-            cancel="later",
-        ),
-        chosen,
-    )
+        session.resume()
+        if not session.finished:
+            session.submit()
+        app.push_screen(ResultsScreen(session.report))
+
+    def ask() -> None:
+        app.push_screen(
+            ChoiceDialog(
+                "Resume exam?",
+                body,
+                [("resume", "Resume", "y"), ("later", "Not now", "n"), ("count", "Submit as it is", "c")],
+                cancel="later",
+            ),
+            chosen,
+        )
+
+    ask()
 
 
 class ExamStartScreen(Screen):

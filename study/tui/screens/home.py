@@ -41,6 +41,7 @@ class HomeScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static("", id="home-paused")
         with Horizontal(id="home-top"):
             with Vertical(id="home-exam", classes="panel"):
                 yield Static("Loading the question bank…", id="home-countdown")
@@ -72,6 +73,34 @@ class HomeScreen(Screen):
             data = snapshot.load(self.app.services)
             if data is not None:
                 self._show(data, from_snapshot=True)
+
+    # What summary.home found of a paused exam; its line counts down while Home is shown.
+    _paused: dict[str, Any] | None = None
+    _paused_timer: Any = None
+
+    def _show_paused(self) -> None:
+        line = self.query_one("#home-paused", Static)
+        paused = self._paused
+        line.display = paused is not None
+        if paused is None:
+            if self._paused_timer is not None:
+                self._paused_timer.stop()
+                self._paused_timer = None
+            return
+        from study.tui.format import clock as fmt_clock
+
+        done = f"{paused['answered']}/{paused['count']} answered"
+        if paused["partial"]:
+            done += f", {paused['partial']} partly"
+        deadline = paused["deadline"]
+        left = deadline - self.app.services.now() if deadline is not None else None
+        if left is not None and left.total_seconds() <= 0:
+            line.update(f"⏸ {paused['title']} paused ({done}): its time ran out. Press [b]e[/] to see the results.")
+        else:
+            when = f", [b]{fmt_clock(left)}[/] left and the clock is running" if left is not None else ""
+            line.update(f"⏸ {paused['title']} paused: {done}{when}. Press [b]e[/] to resume.")
+        if self._paused_timer is None:
+            self._paused_timer = self.set_interval(1.0, self._show_paused, name="home-paused")
 
     def on_resize(self, event: events.Resize) -> None:
         # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
@@ -151,6 +180,8 @@ class HomeScreen(Screen):
             else "Nothing due yet: what you answer or rate comes back here."
         )
         self.query_one("#home-exams", Static).update(data["exams"])
+        self._paused = data.get("paused")
+        self._show_paused()
         problems = self.query_one("#home-problems", Static)
         problems.update(data["problems"])
         problems.display = bool(data["problems"])
