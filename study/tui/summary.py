@@ -146,4 +146,5 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
         if isinstance(rep.get("score"), (int, float)):
             exams.append(f"{(e.get('finished_at') or '')[:10]}  {rep['score']:5.1f}%  ({rep.get('correct')}/{rep.get('total')})")
     data["exams"] = "\n".join(exams) or FIRST_STEPS
+    data["first_steps"] = "" if exams else FIRST_STEPS.split("\n", 1)[1]
     return data

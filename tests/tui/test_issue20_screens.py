@@ -147,3 +147,37 @@ async def test_home_shows_a_paused_exam_with_its_clock_running(make_app, bank, s
         clock.advance(minutes=4)
         app.screen._show_paused()
         assert "its time ran out" in text_of(app, "#home-paused")
+
+
+# -- 4. Home at 80x24: first steps in sight, the page scrolls, a Study next row starts practice ----------
+
+
+async def test_home_at_80x24_shows_first_steps_scrolls_and_practises_a_study_next_row(make_app):
+    from textual.widgets import OptionList
+
+    from study.tui.screens.practice import PracticeScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        home = app.screen
+        first = home.query_one("#home-first", Static)
+        assert first.display and first.region.bottom <= 23 and first.region.height > 3  # on screen, whole
+        assert "set your exam date" in str(first.render())
+        body = home.query_one("#home-body")
+        assert body.max_scroll_y > 0 and body.scroll_y == 0
+        await pilot.press("end")
+        await settle(pilot, app)
+        assert body.scroll_y == body.max_scroll_y
+        assert home.query_one("#home-forecast-box").region.height > 0  # the forecast is on the page
+        await pilot.press("home", "pagedown")
+        await settle(pilot, app)
+        assert body.scroll_y > 0
+        listing = home.query_one("#home-next", OptionList)
+        assert listing.has_focus
+        await pilot.press("down")
+        objective = listing.get_option_at_index(1).id
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PracticeScreen)
+        assert {q.objective for q in app.screen.session.instances} == {objective}

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Sparkline, Static
+from textual.widgets import Header, OptionList, Sparkline, Static
+from textual.widgets.option_list import Option
 
 from study.tui.widgets.bars import BarChart
 from study.tui.widgets.footer import StudyFooter
@@ -37,31 +38,40 @@ class HomeScreen(Screen):
         Binding("q", "quit", "Quit"),
         # The same key unlisted on narrow terminals, so 80 columns keep room for "^p palette" (Help lists q).
         Binding("q", "quit_narrow", "Quit", show=False),
+        # The page scrolls whatever has focus (the Study next list would take them for its few rows).
+        Binding("pagedown", "scroll_page(1)", "Scroll down", show=False, priority=True),
+        Binding("pageup", "scroll_page(-1)", "Scroll up", show=False, priority=True),
+        Binding("end", "scroll_end", "Bottom", show=False, priority=True),
+        Binding("home", "scroll_top", "Top", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="home-paused")
-        with Horizontal(id="home-top"):
-            with Vertical(id="home-exam", classes="panel"):
-                yield Static("Loading the question bank…", id="home-countdown")
-                yield BarChart(id="home-readiness")
-            with Vertical(id="home-today", classes="panel"):
-                yield Static("", id="home-due")
-        yield Static("", id="home-next", classes="panel")
-        yield Heatmap(id="home-heatmap", classes="panel")
-        with Horizontal(id="home-more"):
-            with Vertical(id="home-forecast-box", classes="panel"):
-                yield Sparkline([], id="home-forecast")
-                yield Static("", id="home-forecast-label")
-            yield Static("", id="home-exams", classes="panel")
-        yield Static("", id="home-problems")
+        with VerticalScroll(id="home-body", can_focus=False):
+            yield Static("", id="home-paused")
+            with Horizontal(id="home-top"):
+                with Vertical(id="home-exam", classes="panel"):
+                    yield Static("Loading the question bank…", id="home-countdown")
+                    yield BarChart(id="home-readiness")
+                with Vertical(id="home-today", classes="panel"):
+                    yield Static("", id="home-due")
+            # A newcomer's first steps, above the fold on a short terminal (a tall one has them in Last exams).
+            yield Static("", id="home-first", classes="panel")
+            yield OptionList(id="home-next", classes="panel")
+            yield Heatmap(id="home-heatmap", classes="panel")
+            with Horizontal(id="home-more"):
+                with Vertical(id="home-forecast-box", classes="panel"):
+                    yield Sparkline([], id="home-forecast")
+                    yield Static("", id="home-forecast-label")
+                yield Static("", id="home-exams", classes="panel")
+            yield Static("", id="home-problems")
         yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#home-exam").border_title = "Exam"
         self.query_one("#home-today").border_title = "Today"
         self.query_one("#home-next").border_title = "Study next"
+        self.query_one("#home-first").border_title = "Start here"
         self.query_one("#home-heatmap").border_title = "Activity"
         self.query_one("#home-forecast-box").border_title = "Reviews due, next 30 days"
         self.query_one("#home-exams").border_title = "Last exams"
@@ -73,6 +83,42 @@ class HomeScreen(Screen):
             data = snapshot.load(self.app.services)
             if data is not None:
                 self._show(data, from_snapshot=True)
+
+    def _show_next(self, data: dict[str, Any]) -> None:
+        from study.tui.summary import next_table
+
+        listing = self.query_one("#home-next", OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        rows = data.get("next_rows") or []
+        if rows:
+            listing.add_options(Option(next_table([row]), id=row[0]) for row in rows)
+            listing.border_subtitle = "enter: practise it"
+            listing.highlighted = min(highlighted or 0, len(rows) - 1)
+        else:
+            listing.add_option(Option(data.get("next") or "", disabled=True))
+            listing.border_subtitle = ""
+
+    @on(OptionList.OptionSelected, "#home-next")
+    def _study_next(self, event: OptionList.OptionSelected) -> None:
+        # A row of Study next is an objective: practise it now, as "p" then picking it would.
+        if event.option.id:
+            from study.tui.screens.practice import start_practice
+
+            start_practice(self.app, objective=event.option.id)
+
+    def _body(self) -> VerticalScroll:
+        return self.query_one("#home-body", VerticalScroll)
+
+    def action_scroll_page(self, direction: int) -> None:
+        body = self._body()
+        (body.scroll_page_down if direction > 0 else body.scroll_page_up)(animate=False)
+
+    def action_scroll_end(self) -> None:
+        self._body().scroll_end(animate=False)
+
+    def action_scroll_top(self) -> None:
+        self._body().scroll_home(animate=False)
 
     # What summary.home found of a paused exam; its line counts down while Home is shown.
     _paused: dict[str, Any] | None = None
@@ -165,12 +211,10 @@ class HomeScreen(Screen):
         self.query_one("#home-countdown", Static).update(data["countdown"])
         self.query_one("#home-readiness", BarChart).set_rows(data["readiness_rows"])
         self.query_one("#home-due", Static).update(data["today"])
-        if data.get("next_rows"):
-            from study.tui.summary import next_table
-
-            self.query_one("#home-next", Static).update(next_table(data["next_rows"]))
-        else:
-            self.query_one("#home-next", Static).update(data["next"])
+        self._show_next(data)
+        first = self.query_one("#home-first", Static)
+        first.set_class(bool(data.get("first_steps")), "-shown")
+        first.update(data.get("first_steps") or "")
         heat = self.query_one("#home-heatmap", Heatmap)
         heat.set_counts(data["heatmap"], data["today_date"])
         forecast = data["forecast"] or [0]
