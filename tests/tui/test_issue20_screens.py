@@ -181,3 +181,55 @@ async def test_home_at_80x24_shows_first_steps_scrolls_and_practises_a_study_nex
         await settle(pilot, app)
         assert isinstance(app.screen, PracticeScreen)
         assert {q.objective for q in app.screen.session.instances} == {objective}
+
+
+# -- 5. Time alerts stay, the timer is coloured near the end, a timed quiz is called a quiz --------------
+
+
+async def test_time_alerts_stay_until_hidden_and_the_timer_turns_red_at_the_end(make_app, clock):
+    from study.tui.screens.exam import start_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 5)  # 6 minutes: alerts at 3 min, 1 min 30 s and 30 s left
+        await settle(pilot, app)
+        exam = app.screen
+        timer = exam.query_one("#exam-timer", Static)
+        assert not timer.has_class("-alert") and "left" in str(timer.render())
+        clock.advance(minutes=3, seconds=15)
+        exam.tick()
+        banner = exam.query_one("#exam-alert", Static)
+        assert banner.display and "3 min left in the exam" in str(banner.render())
+        assert timer.has_class("-alert") and not timer.has_class("-critical")
+        clock.advance(seconds=20)  # long after a toast would have gone
+        exam.tick()
+        await settle(pilot, app)
+        assert banner.display and banner.region.height == 1  # on screen, one row
+        await pilot.press("z")
+        assert not banner.display
+        clock.advance(minutes=2)  # 25 s left
+        exam.tick()
+        assert timer.has_class("-critical") and banner.display and "30 s left" in str(banner.render())
+
+
+async def test_a_timed_quiz_says_quiz_when_its_time_is_up(make_app, clock):
+    from study.tui.screens.practice import start_practice
+    from study.tui.screens.results import ResultsScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert start_practice(app, count=2, minutes=2)
+        await settle(pilot, app)
+        quiz = app.screen
+        assert quiz.sub_title == "Timed quiz"
+        clock.advance(minutes=3)
+        quiz.tick()
+        await settle(pilot, app)
+        toast = app._notifications.last if hasattr(app._notifications, "last") else list(app._notifications)[-1]
+        assert toast.title == "Timed quiz" and "the quiz was submitted" in toast.message
+        assert isinstance(app.screen, ResultsScreen)
+        score = app.screen.query_one("#results-score", Static)
+        assert score.border_title == "Timed quiz" and "the quiz was submitted" in str(score.render())
+        assert "exam" not in str(score.render()).split("(exam pace")[0].lower()

@@ -281,6 +281,7 @@ class ExamScreen(QuizScreen):
         Binding("r", "review", "Review"),
         Binding("R", "report", "Report", show=False),  # the footer is full at 80 columns; Help lists it
         Binding("escape", "pause", "Pause"),
+        Binding("z", "dismiss_alert", "Hide time alert", show=False),
     ]
 
     skip_hint = " n skips it for now."
@@ -298,6 +299,9 @@ class ExamScreen(QuizScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        alert = Static("", id="exam-alert")
+        alert.display = False
+        self.mount(alert, before=self.view)
         if self.session.mode == "quiz":
             self.sub_title = "Timed quiz"
         self._timer = self.set_interval(1.0, self.tick)
@@ -305,23 +309,39 @@ class ExamScreen(QuizScreen):
 
     # -- clock ------------------------------------------------------------------------------------------
 
+    @property
+    def noun(self) -> str:
+        """What this screen runs, as the learner's toasts and banners name it."""
+        return "quiz" if self.session.mode == "quiz" else "exam"
+
     def tick(self) -> None:
         if self.session.finished:
             return
         alerts = self.session.tick()
         if "time up" in alerts:
-            self.notify("Time is up: the exam was submitted.", severity="warning", timeout=8)
-            self._show_results()
+            self._time_up()
             return
         for alert in alerts:
-            self.notify(f"{alert} left", title="Exam", severity="warning", timeout=6)
+            # A banner that stays until hidden (z) or replaced by the next one: a six-second toast is missed.
+            banner = self.query_one("#exam-alert", Static)
+            banner.update(f"⚠ {alert} left in the {self.noun}; at 00:00 it submits itself.  [dim](z hides this)[/]")
+            banner.display = True
         left = self.session.remaining()
         timer = self.query_one("#exam-timer", Static)
-        timer.update(f"⏱ {fmt_clock(left)}")
+        timer.update(f"⏱ {fmt_clock(left)} left")
         secs = left.total_seconds() if left is not None else 1e9
         thresholds = self.session.alerts or (1800, 900, 300)
-        timer.set_class(secs <= max(thresholds), "-alert")
+        # Coloured once the end is near (15 minutes, or a short quiz's first alert), red for the last five.
+        timer.set_class(secs <= min(900, max(thresholds)), "-alert")
         timer.set_class(secs <= min(thresholds), "-critical")
+
+    def _time_up(self) -> None:
+        self.notify(f"Time is up: the {self.noun} was submitted.", title=self.sub_title, severity="warning",
+                    timeout=8)
+        self._show_results()
+
+    def action_dismiss_alert(self) -> None:
+        self.query_one("#exam-alert", Static).display = False
 
     # -- display ----------------------------------------------------------------------------------------
 
@@ -349,8 +369,7 @@ class ExamScreen(QuizScreen):
         try:
             return fn(*args)
         except TimeUp:
-            self.notify("Time is up: the exam was submitted.", severity="warning", timeout=8)
-            self._show_results()
+            self._time_up()
         except AnswerError as exc:
             self.set_status(f"[b]{exc}[/]")
         except SessionError as exc:
