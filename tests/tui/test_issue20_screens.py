@@ -233,3 +233,44 @@ async def test_a_timed_quiz_says_quiz_when_its_time_is_up(make_app, clock):
         score = app.screen.query_one("#results-score", Static)
         assert score.border_title == "Timed quiz" and "the quiz was submitted" in str(score.render())
         assert "exam" not in str(score.render()).split("(exam pace")[0].lower()
+
+
+# -- 6. Eliminating choices: struck through, never a pick, kept while moving about an exam --------------
+
+
+def _struck_style(choices, i: int) -> bool:
+    prompt = choices.get_option_at_index(i).prompt
+    return any("strike" in str(span.style) for span in prompt.spans)
+
+
+async def test_a_struck_choice_is_not_a_pick_in_practice(make_app, store):
+    from tests.tui.test_question_flow import open_practice
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_practice(pilot, app, objective="1.1", count=1)
+        choices = screen.view.choices
+        await pilot.press("A", "B")
+        await settle(pilot, app)
+        assert choices.struck == {0, 1} and not choices.picked
+        assert _struck_style(choices, 0) and not _struck_style(choices, 2)
+        await pilot.press("enter")  # only struck choices: nothing is answered
+        await settle(pilot, app)
+        assert screen.session.answers[0] is None and "Nothing picked" in text_of(app, "#quiz-status")
+        await pilot.press("a")  # picking a struck choice takes it back
+        assert choices.picked == {0} and choices.struck == {1}
+
+
+async def test_strikes_survive_moving_about_an_exam_and_striking_a_pick_unpicks_it(make_app):
+    from tests.tui.test_question_flow import open_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        exam = await open_exam(pilot, app)
+        await pilot.press("c", "C")  # pick C, then strike it: the answer goes
+        await settle(pilot, app)
+        assert exam.session.answers[0] is None and exam.view.choices.struck == {2}
+        await pilot.press("B", "n", "left_square_bracket")
+        await settle(pilot, app)
+        assert exam.session.index == 0 and exam.view.choices.struck == {1, 2}
+        assert _struck_style(exam.view.choices, 1)

@@ -29,9 +29,10 @@ EXAM_INTRO = (
     "Feedback comes only at the end and a question does not say which objective it tests, as on the real "
     "exam (Settings can show the objective). If the terminal closes, the exam is saved after "
     "every answer and the app offers to resume it, with the time that is left.\n\n"
-    "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]x[/] clear · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · "
-    "[b]g[/] navigator (arrows and [b]enter[/] jump) · [b]r[/] review and submit · [b]escape[/] pause (the clock "
-    "keeps running, like the real one)."
+    "Keys (as the footer shows them): [b]1-9[/] or [b]a-e[/] pick · [b]shift+a-e[/] strike a choice out · "
+    "[b]x[/] clear · [b]n[/]/[b]\\[[/] next/previous · [b]f[/] flag · [b]g[/] navigator (arrows and [b]enter[/] "
+    "jump) · [b]r[/] review and submit · [b]z[/] hide a time alert · [b]escape[/] pause (the clock keeps running, "
+    "like the real one)."
 )
 
 
