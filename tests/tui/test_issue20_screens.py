@@ -274,3 +274,69 @@ async def test_strikes_survive_moving_about_an_exam_and_striking_a_pick_unpicks_
         await settle(pilot, app)
         assert exam.session.index == 0 and exam.view.choices.struck == {1, 2}
         assert _struck_style(exam.view.choices, 1)
+
+
+# -- 7. The calculator: whole memory panel, figures on Tab, d shows derivations, GPU's own placeholders --
+
+
+def screen_lines(app) -> list[str]:
+    return ["".join(seg.text for seg in strip).rstrip() for strip in app.screen._compositor.render_strips()]
+
+
+async def _calc(pilot, app):
+    await settle(pilot, app)
+    await pilot.press("c")
+    await settle(pilot, app)
+    return app.screen
+
+
+async def test_the_memory_panel_keeps_its_total_row_with_a_wide_figure(make_app):
+    from textual.widgets import Select
+
+    for size in ((80, 24), (120, 40)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            calc = await _calc(pilot, app)
+            calc.query_one("#c-gpu", Select).value = "h200-sxm"
+            await settle(pilot, app)
+            chart = calc.query_one("#calc-memory")
+            assert chart.region.height == 6, size  # four rows and the border, no wrapped line
+            text = "\n".join(screen_lines(app))
+            assert "+20% extra" in text and "167 GB / 141 GB" in text, size
+
+
+async def test_tab_reaches_the_figures_and_d_shows_the_derivation_from_a_field(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        calc = await _calc(pilot, app)
+        fields = len([w for w in calc.focus_chain if w.id and w.id.startswith("c-")])
+        await pilot.press(*["tab"] * fields)
+        assert app.focused.id == "calc-figures"
+        calc.query_one("#c-batch", Input).focus()
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert calc.query_one("#c-batch", Input).value == "1"  # not typed into the field
+        assert app.focused.id == "calc-figures"
+        derivation = calc.query_one("#calc-derivation")
+        out = calc.query_one("#calc-out")
+        assert derivation.region.y < out.region.bottom  # scrolled into sight
+        assert "Derivation: Weights" in "\n".join(screen_lines(app))
+
+
+async def test_the_memory_placeholder_is_the_selected_gpus(make_app):
+    from textual.widgets import Select
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        calc = await _calc(pilot, app)
+        assert calc.query_one("#c-mem", Input).placeholder == "e.g. 80 GB"  # H100 SXM
+        calc.query_one("#c-gpu", Select).value = "h200-sxm"
+        await settle(pilot, app)
+        assert calc.query_one("#c-mem", Input).placeholder == "e.g. 141 GB"
+
+
+def test_a_gpu_named_with_a_parenthesis_is_not_put_in_a_second_one():
+    from study.calc import call
+
+    steps = " ".join(s.substituted or "" for s in call("decode-time", model="llama-2-70b", gpu="b200").steps)
+    assert "(NVIDIA B200, HGX B200" in steps and "(HGX B200))" not in steps and "B200 (HGX" not in steps
