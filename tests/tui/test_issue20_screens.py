@@ -340,3 +340,32 @@ def test_a_gpu_named_with_a_parenthesis_is_not_put_in_a_second_one():
 
     steps = " ".join(s.substituted or "" for s in call("decode-time", model="llama-2-70b", gpu="b200").steps)
     assert "(NVIDIA B200, HGX B200" in steps and "(HGX B200))" not in steps and "B200 (HGX" not in steps
+
+
+# -- 8. Progress: the seen column whole, mastery bars that count coverage ---------------------------------
+
+
+async def test_progress_shows_seen_whole_and_coverage_beside_recall(store, clock):
+    from study.bank import load_bank
+    from study.progress import Attempt
+    from study.tui.app import make_app
+
+    bank = load_bank()  # the shipped bank: objectives of 40 to 60 questions make "13/56" wide enough to cut
+    picked = [q for q in bank.questions if q.objective == "2.1"][:13]
+    for q in picked:
+        store.record_attempt(Attempt(q.id, bank.content_hash(q.id), {}, "A", True, 30.0, "practice",
+                                     at=clock.now - dt.timedelta(hours=1)))
+    for size in ((80, 24), (120, 40)):
+        app = make_app(bank=bank, store=store, clock=clock, seed=7)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            await pilot.press("percent_sign")
+            await settle(pilot, app)
+            total = next(g.total for g in app.screen.stats.objectives if g.id == "2.1")
+            row = next(line for line in screen_lines(app) if line.lstrip().startswith("2.1 "))
+            table = app.screen.query_one("#progress-objectives")
+            assert row.rstrip().endswith(f"13/{total}"), (size, row, table.size, table.virtual_size, [(str(c.label), c.width, c.content_width, c.auto_width) for c in table.columns.values()])
+            domains = app.screen.query_one("#progress-domains").rows
+            infra = next(r for r in domains if r.label.startswith("2 "))
+            assert "seen · " in infra.value and "recall" in infra.value
+            assert infra.fraction < 0.2  # 13 of some 240 items: a short bar whatever the recall
