@@ -369,3 +369,46 @@ async def test_progress_shows_seen_whole_and_coverage_beside_recall(store, clock
             infra = next(r for r in domains if r.label.startswith("2 "))
             assert "seen · " in infra.value and "recall" in infra.value
             assert infra.fraction < 0.2  # 13 of some 240 items: a short bar whatever the recall
+
+
+# -- 9. Smaller: undo is a stack, t/f pick True/False, the palette ranks screens first, ... -------------
+
+
+async def test_undo_in_card_review_goes_back_rating_by_rating(make_app, store, bank, clock):
+    from study.progress import Rating
+
+    cards = ["fx-ai-ml-dl/nested", "fx-ai-ml-dl/deep"]
+    for card_id in cards:
+        store.review_card(card_id, bank.content_hash(card_id), Rating.Again, 20, clock.now - dt.timedelta(days=5))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        screen = app.screen
+        order = list(screen.cards)
+        assert sorted(order) == sorted(cards)
+        await pilot.press("space", "3", "space", "4")
+        await settle(pilot, app)
+        assert screen.phase == "done"
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert screen.position == 1 and len(store.reviews(order[1])) == 1
+        await pilot.press("u")  # the one before it, too
+        await settle(pilot, app)
+        assert screen.position == 0 and len(store.reviews(order[0])) == 1
+        assert not screen._undo
+
+
+async def test_t_and_f_pick_true_and_false_in_practice(make_app):
+    from tests.tui.test_question_flow import open_practice
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_practice(pilot, app, objective="1.3", count=1)
+        assert screen.session.current.type == "true_false"
+        await pilot.press("t")
+        assert screen.view.choices.picked == {0}
+        await pilot.press("f", "enter")
+        await settle(pilot, app)
+        assert screen.session.answers[0] == "F"

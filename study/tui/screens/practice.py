@@ -293,6 +293,9 @@ class PracticeScreen(QuizScreen):
     SUB_TITLE = "Practice"
     BINDINGS = [
         *QUESTION_BINDINGS,
+        # As plain mode takes them; not in the exam, where f flags.
+        Binding("t", "true_false(0)", "True (true/false)", show=False),
+        Binding("f", "true_false(1)", "False (true/false)", show=False),
         Binding("enter", "answer", "Answer / next"),
         Binding("n,right", "next", "Next"),
         Binding("R", "report", "Report"),
@@ -334,6 +337,10 @@ class PracticeScreen(QuizScreen):
         self.query_one("#quiz-meta", Static).update(
             f"{self.session.current.objective} · practice · {right}/{done} right"
         )
+
+    def action_true_false(self, index: int) -> None:
+        if self.session.current.type == "true_false":
+            self.action_pick(index)
 
     def on_picks(self, picked: tuple[int, ...], submit: bool) -> None:
         if self.answered:

@@ -53,8 +53,8 @@ class ReviewScreen(Screen):
         self.rated: dict[str, str] = {}
         self._shown_at = time.monotonic()
         self._bank: Any = None  # the bank this review was drawn from
-        # The last card rating, while it can still be taken back: (card id, its state before the rating).
-        self._undo: tuple[str, Any] | None = None
+        # The session's card ratings that can still be taken back, newest last: (card id, its state before).
+        self._undo: list[tuple[str, Any]] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -84,7 +84,7 @@ class ReviewScreen(Screen):
             self._finish("The progress store is not open: nothing to review.")
             return
         self._bank = bank
-        self._undo = None
+        self._undo = []
         now = services.now()
         if new_cards:
             seen = store.seen_ids("card")
@@ -169,7 +169,7 @@ class ReviewScreen(Screen):
         if action == "answer":
             return self.phase == "question"
         if action == "undo":
-            return self._undo is not None
+            return bool(self._undo)
         if action == "learn_new":
             return self.phase == "done" and self._unseen_cards() > 0
         return True
@@ -202,16 +202,16 @@ class ReviewScreen(Screen):
         rating = RATING_KEYS[str(n)]
         actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at, fallback=self._bank)
         self.rated[card_id] = rating
-        self._undo = (card_id, before)
+        self._undo.append((card_id, before))
         self.position += 1
         self._show()
 
     def action_undo(self) -> None:
-        """Take back the last card rating and show that card again, front first."""
-        if self._undo is None:
+        """Take back the newest card rating not yet undone and show that card again, front first; pressed
+        again, the one before it, back to the start of the session."""
+        if not self._undo:
             return
-        card_id, before = self._undo
-        self._undo = None
+        card_id, before = self._undo.pop()
         self.app.services.store.undo_review(card_id, before)
         self.rated.pop(card_id, None)
         self.position = self.cards.index(card_id)
@@ -264,7 +264,7 @@ class ReviewScreen(Screen):
             self._status(f"[b]{exc}[/]")
             return
         self.graded = True
-        self._undo = None  # an answer came after the last rating: undo would reach back past it
+        self._undo = []  # an answer came after the ratings: undo would reach back past it
         self.refresh_bindings()
         self.query_one(QuestionView).show_feedback(self.session.current, grade)
         self._status("recorded: " + ("right" if grade.correct else "wrong, it comes back soon") + " · enter: next")
