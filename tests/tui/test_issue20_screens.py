@@ -412,3 +412,41 @@ async def test_t_and_f_pick_true_and_false_in_practice(make_app):
         await pilot.press("f", "enter")
         await settle(pilot, app)
         assert screen.session.answers[0] == "F"
+
+
+async def test_the_palette_ranks_the_exam_screen_above_cards_that_say_example(store, clock):
+    from textual.command import CommandList
+
+    from study.bank import load_bank
+    from study.tui.app import make_app
+
+    bank = load_bank()  # the shipped bank: many of its cards contain "example"
+    app = make_app(bank=bank, store=store, clock=clock, seed=7)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("ctrl+p")
+        await settle(pilot, app)
+        await pilot.press(*"exam")
+        counts = []
+        for _ in range(200):  # the palette searches asynchronously: wait until its list stops growing
+            await pilot.pause(0.05)
+            hits = app.screen.query(CommandList)
+            counts.append(hits.first().option_count if hits else 0)
+            if len(counts) > 10 and counts[-1] and len(set(counts[-10:])) == 1:
+                break
+        listing = app.screen.query_one(CommandList)
+        assert listing.option_count > 1
+        first = str(listing.get_option_at_index(0).prompt)
+        assert "Go to Exam" in first, first
+
+
+def test_the_report_toast_has_no_raw_backticks_and_help_says_what_digits_do():
+    import inspect
+
+    from study.tui.screens import help as help_screen
+    from study.tui.screens import report_problem
+
+    assert "`" not in inspect.getsource(report_problem).split('app.notify("Report kept.')[1].split(")")[0]
+    table = help_screen._key_table()
+    assert "a key means the same on every screen" not in table
+    assert "digits are per kind of screen" in table and "Strike out choice A" in table

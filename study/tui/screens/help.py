@@ -53,7 +53,8 @@ def _key_table() -> str:
     everywhere = [k for k in keys(StudyApp.BINDINGS) if "Menu" not in k] + [
         "`ctrl+p` Menu, the command palette (every screen, topic and card)",
         "`escape` back", "`enter` confirm", "`q` quit (on Home)",
-        "a key means the same on every screen that lists it"]
+        "a letter or sign means the same on every screen whose footer lists it; digits are per kind of screen: "
+        "on a question `1`-`9` pick choices A-I, in card review `1`-`4` rate (again, hard, good, easy)"]
     lines.append("**Everywhere**: " + " · ".join(everywhere) + "\n")
     places = [(SCREENS[name][2], screen_class(name)) for name in SCREENS]
     for title, module, cls in IN_FLOW:
