@@ -450,3 +450,30 @@ def test_the_report_toast_has_no_raw_backticks_and_help_says_what_digits_do():
     table = help_screen._key_table()
     assert "a key means the same on every screen" not in table
     assert "digits are per kind of screen" in table and "Strike out choice A" in table
+
+
+async def test_practice_lists_cut_at_words_and_topics_follow_the_blueprint(store, clock):
+    from textual.widgets import Select
+
+    from study.bank import load_bank
+    from study.tui.app import make_app
+
+    bank = load_bank()
+    order = [o.id for d in bank.blueprint.domains for o in d.objectives]
+    app = make_app(bank=bank, store=store, clock=clock, seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("p")
+        await settle(pilot, app)
+        objectives = app.screen.query_one("#pf-objective", Select)._options
+        titles = {o.id: o.title for d in bank.blueprint.domains for o in d.objectives}
+        for label, value in objectives:
+            if value is Select.NULL:
+                continue
+            shown = str(label).removeprefix(f"{value} ")
+            if shown.endswith("…"):  # a cut ends at a word of the title
+                assert titles[value].startswith(shown[:-1]) and titles[value][len(shown) - 1] in " ,;:-", shown
+        topics = [value for _label, value in app.screen.query_one("#pf-topic", Select)._options
+                  if value is not Select.NULL]
+        first = [min(order.index(o) for o in bank.topic(t).meta.objectives) for t in topics]
+        assert first == sorted(first)
