@@ -107,10 +107,22 @@ def home(services: Services) -> dict[str, Any]:
         ]
         data["today"] = f"{len(bank.questions)} questions\n{len(bank.cards)} cards"
         return data
-    return fill_from_stats(data, stats, bank)
+    from study.tui.due import due_now
+
+    cards, questions = due_now(services.store, bank, now)
+    return fill_from_stats(data, stats, bank, due=len(cards) + len(questions))
 
 
-def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, Any]:
+def _due_lines(now: int, today: int) -> list[str]:
+    # Review serves what is due now; what falls due later today is said apart, so the two never disagree.
+    lines = [f"Due now      [b]{now}[/]"]
+    if today > now:
+        lines.append(f"Later today  {today - now}")
+    return lines
+
+
+def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any, due: int | None = None) -> dict[str, Any]:
+    """``due``: items due now (study.tui.due), what Review serves; the rest of today's count comes later."""
     from study.tui.format import percent
 
     readiness = stats.readiness
@@ -127,7 +139,7 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
     goal = stats.settings.get("daily_goal") or 20
     data["today"] = "\n".join(
         [
-            f"Due reviews  [b]{stats.due_today}[/]",
+            *_due_lines(stats.due_today if due is None else due, stats.due_today),
             f"Never seen   {stats.new_items}",
             f"Today        {today_count}/{goal}",
             f"Streak       {stats.streak} day{'s' if stats.streak != 1 else ''}",

@@ -477,3 +477,24 @@ async def test_practice_lists_cut_at_words_and_topics_follow_the_blueprint(store
                   if value is not Select.NULL]
         first = [min(order.index(o) for o in bank.topic(t).meta.objectives) for t in topics]
         assert first == sorted(first)
+
+
+async def test_home_and_review_agree_on_what_is_due_now_and_say_when_the_next_comes(make_app, store, bank, clock):
+    from study.progress import Rating
+
+    for card_id in ("fx-ai-ml-dl/nested", "fx-ai-ml-dl/deep"):
+        store.review_card(card_id, bank.content_hash(card_id), Rating.Again, 20, clock.now - dt.timedelta(days=5))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert "Due now      2" in text_of(app, "#home-due")
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert app.screen.total == 2
+        await pilot.press("space", "3", "space", "3")
+        await settle(pilot, app)
+        done = app.screen.query_one("#review-card-md").source
+        assert "Review done: 2 items" in done and "the next comes due " in done
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert "Due now      0" in text_of(app, "#home-due")

@@ -74,12 +74,13 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
         services.store.discard_session(session_id)
         return
     left = session.remaining()
-    answered = tally(session).answered
+    t = tally(session)
+    answered = f"{t.answered}/{session.count}" + (f" answered, {t.partial} partly" if t.partial else "")
     body = (
-        f"An exam was interrupted: {answered}/{session.count} answered, "
+        f"An exam was interrupted: {answered} answered, "
         f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
         if left and left.total_seconds() > 0
-        else f"An exam was interrupted and its time ran out meanwhile ({answered}/{session.count} answered).\n"
+        else f"An exam was interrupted and its time ran out meanwhile ({answered} answered).\n"
         "Resuming submits it and shows the results."
     )
 

@@ -92,8 +92,9 @@ class ReviewScreen(Screen):
             self.cards = [c.id for c in bank.cards if c.id not in seen][:goal]
             self.session = None
         else:
-            self.cards = [c for c in store.due(now, kind="card") if bank.has_item(c)]
-            due_q = [q for q in store.due(now, kind="question") if bank.has_item(q)]
+            from study.tui.due import due_now
+
+            self.cards, due_q = due_now(store, bank, now)
             self.session = None
             if due_q:
                 try:
@@ -105,7 +106,8 @@ class ReviewScreen(Screen):
         self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
         if not self.total:
             unseen = len([c for c in bank.cards if c.id not in store.seen_ids("card")])
-            self._finish(f"Nothing is due right now. {count(unseen, 'card')} never studied: press **l** to learn some.")
+            self._finish(f"Nothing is due right now{self._next_due()}. {count(unseen, 'card')} never studied: "
+                         "press **l** to learn some.")
             return
         self._show()
 
@@ -136,7 +138,19 @@ class ReviewScreen(Screen):
             self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
             self.refresh_bindings()
             return
-        self._finish(f"Review done: {count(self.total, 'item')}. Well done.")
+        self._finish(f"Review done: {count(self.total, 'item')}. Well done. Nothing else is due now{self._next_due()}.")
+
+    def _next_due(self) -> str:
+        """ "; the next comes due in 8 min (09:08)", or nothing when nothing is scheduled."""
+        from study.tui.due import next_due, when_text
+
+        services = self.app.services
+        now = services.now()
+        try:
+            moment = next_due(services.store, services.bank or self._bank, now)
+        except Exception:  # a hint only: never in the way of the review's end
+            return ""
+        return f"; the next comes due {when_text(moment, now)}" if moment else ""
 
     def _card(self, card_id: str) -> Any:
         """The card as it is now (a live reload may have edited it), or as it was when the review began if
