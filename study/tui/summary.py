@@ -109,7 +109,13 @@ def home(services: Services) -> dict[str, Any]:
         return data
     from study.tui.due import due_now
 
+    from study.tui.today import todays_plan
+
     cards, questions = due_now(services.store, bank, now)
+    try:
+        data["plan"] = todays_plan(services.store, stats, len(cards), len(questions))
+    except Exception:  # a hint: Home shows without it
+        data["plan"] = ""
     return fill_from_stats(data, stats, bank, due=len(cards) + len(questions))
 
 

@@ -498,3 +498,22 @@ async def test_home_and_review_agree_on_what_is_due_now_and_say_when_the_next_co
         await pilot.press("escape")
         await settle(pilot, app)
         assert "Due now      0" in text_of(app, "#home-due")
+
+
+async def test_home_shows_todays_plan_in_minutes_at_the_learners_own_pace(make_app, store, bank, clock):
+    from study.progress import Attempt
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        title = str(app.screen.query_one("#home-next").border_title)
+        first = app.screen.query_one("#home-next").get_option_at_index(0).id
+        assert f"today: 20 questions on {first}, about 24 min" in title  # 20 x 72 s, the exam's pace
+    for q in bank.questions[:5]:  # five answers today at 30 s each: the learner's own pace
+        store.record_attempt(Attempt(q.id, bank.content_hash(q.id), {}, "A", True, 30.0, "practice",
+                                     at=clock.now - dt.timedelta(minutes=5)))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        title = str(app.screen.query_one("#home-next").border_title)
+        assert "15 questions on" in title and "about 8 min" in title, title  # 15 x 30 s, rounded up

@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header
 
+from study.tui.today import PLAN_HELP
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
 
@@ -20,7 +21,7 @@ def readiness_text() -> str:
     return (
         "## What readiness means\n\n" + body.strip() + "\n\n"
         "Practice and exam answers feed the scheduler: wrong counts as *Again*, right but slower than the "
-        "exam's pace (72 s) as *Hard*, right as *Good*."
+        "exam's pace (72 s) as *Hard*, right as *Good*.\n\n" + PLAN_HELP
     )
 
 

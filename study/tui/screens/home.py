@@ -212,6 +212,8 @@ class HomeScreen(Screen):
         self.query_one("#home-readiness", BarChart).set_rows(data["readiness_rows"])
         self.query_one("#home-due", Static).update(data["today"])
         self._show_next(data)
+        plan = data.get("plan")
+        self.query_one("#home-next").border_title = f"Study next · {plan}" if plan else "Study next"
         first = self.query_one("#home-first", Static)
         first.set_class(bool(data.get("first_steps")), "-shown")
         first.update(data.get("first_steps") or "")
