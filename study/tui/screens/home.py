@@ -143,8 +143,9 @@ class HomeScreen(Screen):
         if left is not None and left.total_seconds() <= 0:
             line.update(f"⏸ {paused['title']} paused ({done}): its time ran out. Press [b]e[/] to see the results.")
         else:
-            when = f", [b]{fmt_clock(left)}[/] left and the clock is running" if left is not None else ""
-            line.update(f"⏸ {paused['title']} paused: {done}{when}. Press [b]e[/] to resume.")
+            # One line at 80 columns: "⏸ Exam paused: 20/50 answered, 50:41 left, its clock running: e resumes."
+            when = f", [b]{fmt_clock(left)}[/] left, its clock running" if left is not None else ""
+            line.update(f"⏸ {paused['title']} paused: {done}{when}: [b]e[/] resumes.")
         if self._paused_timer is None:
             self._paused_timer = self.set_interval(1.0, self._show_paused, name="home-paused")
 
