@@ -518,3 +518,15 @@ async def test_home_shows_todays_plan_in_minutes_at_the_learners_own_pace(make_a
         await settle(pilot, app)
         title = str(app.screen.query_one("#home-next").border_title)
         assert "15 questions on" in title and "about 8 min" in title, title  # 15 x 30 s, rounded up
+
+
+async def test_the_exam_footer_keeps_help_at_80_columns_with_every_key_shown(make_app):
+    from tests.tui.test_question_flow import open_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_exam(pilot, app)
+        await pilot.press("b", "n", "b")  # Prev and Clear both offered now
+        await settle(pilot, app)
+        footer = screen_lines(app)[-1]
+        assert "[ Prev" in footer and "x Clear" in footer and "? Help" in footer, footer

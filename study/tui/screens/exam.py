@@ -279,7 +279,8 @@ class ExamScreen(QuizScreen):
         Binding("left_square_bracket,p,left", "previous", "Prev", key_display="["),
         Binding("f", "flag", "Flag"),
         Binding("x", "clear", "Clear"),
-        Binding("g", "toggle_navigator", "Navigator"),
+        # "Grid", not "Navigator": at 80 columns the longer word pushed "? Help" off the footer.
+        Binding("g", "toggle_navigator", "Grid"),
         Binding("r", "review", "Review"),
         Binding("R", "report", "Report", show=False),  # the footer is full at 80 columns; Help lists it
         Binding("escape", "pause", "Pause"),
