@@ -101,7 +101,7 @@ class StudyApp(App[int]):
         return screen_class("home")()
 
     def on_mount(self) -> None:
-        self._apply_theme()
+        self.apply_theme()
         if self._bench_file:
             self.call_after_refresh(self._bench_mark, "first")
         if self.services.ready:
@@ -129,7 +129,7 @@ class StudyApp(App[int]):
             self._services_loaded()
 
     def _services_loaded(self) -> None:
-        self._apply_theme()
+        self.apply_theme()
         self.ready = True
         if hasattr(self.services.store, "on_notice"):
             self.services.store.on_notice = self._store_notice
@@ -289,7 +289,7 @@ class StudyApp(App[int]):
         if type(self.screen).__name__ != SCREENS["problems"][1]:
             self.action_open("problems")
 
-    def _apply_theme(self) -> None:
+    def apply_theme(self) -> None:
         theme = self.services.setting("theme", None)
         if theme in ("dark", "light"):
             theme = f"textual-{theme}"

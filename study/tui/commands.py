@@ -27,6 +27,16 @@ class GuardedCommandPalette(CommandPalette):
             pass
 
 
+# Topics and cards share the palette with the screens ("Go to Exam"): a screen the query names comes first,
+# so a card that merely contains "example" does not push "Go to Exam" down the list.
+TOPIC_WEIGHT, CARD_WEIGHT = 0.6, 0.5
+
+
+def content_score(score: float, card_id: str | None) -> float:
+    """The matcher's score of a topic or card, ranked below screens."""
+    return score * (CARD_WEIGHT if card_id else TOPIC_WEIGHT)
+
+
 class TopicsProvider(Provider):
     def _entries(self) -> list[tuple[str, str, str, str | None]]:
         bank = getattr(self.app, "services", None) and self.app.services.bank
@@ -51,7 +61,7 @@ class TopicsProvider(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(
-                    score,
+                    content_score(score, card_id),
                     matcher.highlight(title),
                     partial(self.app.open_topic, topic_id, card_id),
                     help=help_text,

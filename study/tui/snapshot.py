@@ -85,6 +85,8 @@ def key(services: Any) -> str | None:
 
 def _to_json(data: dict[str, Any]) -> dict[str, Any]:
     out = dict(data)
+    # A paused exam's clock runs on: the next start reads it from the store, never from a saved picture.
+    out.pop("paused", None)
     out["readiness_rows"] = [asdict(r) for r in data["readiness_rows"]]
     out["heatmap"] = {d.isoformat(): n for d, n in data["heatmap"].items()}
     out["today_date"] = data["today_date"].isoformat()

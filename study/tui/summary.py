@@ -93,6 +93,9 @@ def home(services: Services) -> dict[str, Any]:
         data["countdown"] = "The question bank could not be loaded (press ! for details)."
         return data
 
+    from study.tui.exam_state import paused_exam
+
+    data["paused"] = paused_exam(services)
     try:
         stats = _stats(services)
     except Exception as exc:  # shown on home rather than taking the whole app down
@@ -104,10 +107,28 @@ def home(services: Services) -> dict[str, Any]:
         ]
         data["today"] = f"{len(bank.questions)} questions\n{len(bank.cards)} cards"
         return data
-    return fill_from_stats(data, stats, bank)
+    from study.tui.due import due_now
+
+    from study.tui.today import todays_plan
+
+    cards, questions = due_now(services.store, bank, now)
+    try:
+        data["plan"] = todays_plan(services.store, stats, len(cards), len(questions))
+    except Exception:  # a hint: Home shows without it
+        data["plan"] = ""
+    return fill_from_stats(data, stats, bank, due=len(cards) + len(questions))
 
 
-def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, Any]:
+def _due_lines(now: int, today: int) -> list[str]:
+    # Review serves what is due now; what falls due later today is said apart, so the two never disagree.
+    lines = [f"Due now      [b]{now}[/]"]
+    if today > now:
+        lines.append(f"Later today  {today - now}")
+    return lines
+
+
+def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any, due: int | None = None) -> dict[str, Any]:
+    """``due``: items due now (study.tui.due), what Review serves; the rest of today's count comes later."""
     from study.tui.format import percent
 
     readiness = stats.readiness
@@ -124,7 +145,7 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
     goal = stats.settings.get("daily_goal") or 20
     data["today"] = "\n".join(
         [
-            f"Due reviews  [b]{stats.due_today}[/]",
+            *_due_lines(stats.due_today if due is None else due, stats.due_today),
             f"Never seen   {stats.new_items}",
             f"Today        {today_count}/{goal}",
             f"Streak       {stats.streak} day{'s' if stats.streak != 1 else ''}",
@@ -143,4 +164,5 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any) -> dict[str, An
         if isinstance(rep.get("score"), (int, float)):
             exams.append(f"{(e.get('finished_at') or '')[:10]}  {rep['score']:5.1f}%  ({rep.get('correct')}/{rep.get('total')})")
     data["exams"] = "\n".join(exams) or FIRST_STEPS
+    data["first_steps"] = "" if exams else FIRST_STEPS.split("\n", 1)[1]
     return data

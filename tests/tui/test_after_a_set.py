@@ -88,7 +88,7 @@ async def test_an_abandoned_exam_can_be_counted_as_it_stands(make_app, store, ba
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("c")  # "Submit as it is"
+        await pilot.press("c", "y")  # "Submit as it is", then yes: it asks first (issue 20)
         await settle(pilot, app)
         assert isinstance(app.screen, ResultsScreen)
         await app.workers.wait_for_complete()

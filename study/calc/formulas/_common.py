@@ -133,4 +133,14 @@ def peak_for(gpu: GPU | None, peak_tflops: Any, dtype: str, sparse: bool, fname:
         else:
             raise
     kind = "sparse" if sparse else "dense"
-    return peak, f"{n(peak / 1e12)} TFLOP/s ({gpu.name}, {d} {kind})", steps
+    return peak, f"{n(peak / 1e12)} TFLOP/s {gpu_source(gpu, f'{d} {kind}')}", steps
+
+
+def gpu_source(gpu: GPU, detail: str = "") -> str:
+    """A GPU named in parentheses after the figure taken from it; a name with its own parenthesis ("NVIDIA
+    B200 (HGX B200)") has it turned into a comma, so the step does not read "(NVIDIA B200 (HGX B200))"."""
+    name = gpu.name
+    if " (" in name and name.endswith(")"):
+        base, _, rest = name.partition(" (")
+        name = f"{base}, {rest[:-1]}"
+    return f"({name}, {detail})" if detail else f"({name})"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from study.calc.specs import GPU
-from study.calc.formulas._common import n, q
+from study.calc.formulas._common import gpu_source, n, q
 from study.calc.formulas.compute import duration_seconds
 from study.calc.registry import CalcError, Step, formula
 
@@ -30,7 +30,7 @@ def _energy(fname: str, gpu_hours: Any, gpus: Any, days: Any, hours: Any, durati
         if gpu is None:
             raise CalcError(f"{fname} needs --watts or --gpu (its TDP)")
         watts = gpu.tdp_watts
-        wtext = f"{n(watts)} W ({gpu.name} TDP)"
+        wtext = f"{n(watts)} W {gpu_source(gpu, 'TDP')}"
     else:
         wtext = f"{n(watts)} W"
     value = gh * watts * pue

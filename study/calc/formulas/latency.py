@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from study.calc.specs import GPU, Model
-from study.calc.formulas._common import is_array, n, params_for, peak_for, q, vmax
+from study.calc.formulas._common import gpu_source, is_array, n, params_for, peak_for, q, vmax
 from study.calc.formulas.memory import kv_cache
 from study.calc.registry import BYTES_PER, CalcError, Step, formula
 
@@ -21,7 +21,7 @@ def _bandwidth(gpu: GPU | None, bandwidth: Any, fname: str) -> tuple[Any, str]:
         return bandwidth, q(bandwidth, "B/s")
     if gpu is None:
         raise CalcError(f"{fname} needs --gpu or --bandwidth")
-    return gpu.bandwidth_bytes_s, f"{q(gpu.bandwidth_bytes_s, 'B/s')} ({gpu.name})"
+    return gpu.bandwidth_bytes_s, f"{q(gpu.bandwidth_bytes_s, 'B/s')} {gpu_source(gpu)}"
 
 
 def _bound(compute: Any, memory: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from study.calc.specs import GPU, Model
-from study.calc.formulas._common import is_array, n, need, params_for, pick, q, vceil, vfloor, vmax
+from study.calc.formulas._common import gpu_source, is_array, n, need, params_for, pick, q, vceil, vfloor, vmax
 from study.calc.registry import BYTES_PER, CalcError, Step, formula
 
 
@@ -204,7 +204,7 @@ def _gpu_memory(gpu: GPU | None, memory: Any, fname: str) -> tuple[Any, str]:
         return memory, q(memory, "B")
     if gpu is None:
         raise CalcError(f"{fname} needs --gpu or --memory")
-    return gpu.memory_bytes, f"{q(gpu.memory_bytes, 'B')} ({gpu.name})"
+    return gpu.memory_bytes, f"{q(gpu.memory_bytes, 'B')} {gpu_source(gpu)}"
 
 
 @formula(

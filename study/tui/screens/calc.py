@@ -56,12 +56,24 @@ def roofline_bound(result: Any) -> str:
     return f"{bound}-bound" if isinstance(bound, str) else ""
 
 
+# The screen's letter keys: no field here takes them (numbers and units), so they act from a field too.
+SCREEN_LETTERS = frozenset("dv")
+
+
+class Field(Input):
+    """A calculator input that leaves the screen's letter keys to the screen instead of typing them."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character not in SCREEN_LETTERS and super().check_consume_key(key, character)
+
+
 class CalcScreen(Screen):
     SUB_TITLE = "Calculator"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("v", "toggle_plot", "Plot: batch/seq"),
-        Binding("d", "focus_figures", "Derivations"),
+        # Priority, and fields that do not claim them (Field): from a field they act rather than type.
+        Binding("v", "toggle_plot", "Plot: batch/seq", priority=True),
+        Binding("d", "focus_figures", "Derivations", priority=True),
     ]
 
     def __init__(self) -> None:
@@ -83,28 +95,29 @@ class CalcScreen(Screen):
                     yield Label("GPU")
                     yield Select(gpus, id="c-gpu", allow_blank=False, value="h100-sxm", compact=True)
                     yield Label("GPU memory")
-                    yield Input(placeholder="e.g. 141 GB", id="c-mem", compact=True)
+                    yield Field(placeholder="e.g. 141 GB", id="c-mem", compact=True)
                     yield Label("GPU bandwidth")
-                    yield Input(placeholder="e.g. 4.8 TB/s", id="c-bw", compact=True)
+                    yield Field(placeholder="e.g. 4.8 TB/s", id="c-bw", compact=True)
                     yield Label("Model")
                     yield Select(models, id="c-model", allow_blank=False, value="llama-2-70b", compact=True)
                     yield Label("Params")
-                    yield Input(placeholder="from model", id="c-params", compact=True)
+                    yield Field(placeholder="from model", id="c-params", compact=True)
                     yield Label("Precision")
                     yield Select([(d, d) for d in DTYPES], id="c-dtype", allow_blank=False, value="fp16", compact=True)
                     yield Label("Batch")
-                    yield Input("1", id="c-batch", type="integer", compact=True)
+                    yield Field("1", id="c-batch", type="integer", compact=True)
                     yield Label("Seq length")
-                    yield Input("4096", id="c-seq", type="integer", compact=True)
+                    yield Field("4096", id="c-seq", type="integer", compact=True)
                     yield Label("GPUs")
-                    yield Input("1", id="c-gpus", type="integer", compact=True)
+                    yield Field("1", id="c-gpus", type="integer", compact=True)
                     yield Label("Train tokens")
-                    yield Input("2e12", id="c-tokens", compact=True)
+                    yield Field("2e12", id="c-tokens", compact=True)
                     yield Label("MFU (assumed)")
-                    yield Input("0.4", id="c-mfu", type="number", compact=True)
+                    yield Field("0.4", id="c-mfu", type="number", compact=True)
                 # Under the form, where 80x24 has room, so the plot fits beside it above the fold.
                 yield BarChart(id="calc-memory", classes="panel")
-            with VerticalScroll(id="calc-out"):
+            # Not a Tab stop itself: Tab after the last field lands on the figures.
+            with VerticalScroll(id="calc-out", can_focus=False):
                 yield DataTable(id="calc-figures", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="calc-status")
                 yield BarChart(id="calc-plot", classes="panel")
@@ -117,6 +130,7 @@ class CalcScreen(Screen):
         self.query_one("#calc-derivation").border_title = "Derivation"
         table = self.query_one("#calc-figures", DataTable)
         table.add_columns("figure", "value", "note")
+        self._placeholders(self.query_one("#c-gpu", Select).value)
         self.recompute()
 
     # -- inputs -----------------------------------------------------------------------------------------
@@ -146,6 +160,22 @@ class CalcScreen(Screen):
             "memory": self.query_one("#c-mem", Input).value.strip() or None,
             "bandwidth": self.query_one("#c-bw", Input).value.strip() or None,
         }
+
+    @on(Select.Changed, "#c-gpu")
+    def _gpu_changed(self, event: Select.Changed) -> None:
+        self._placeholders(event.value)
+
+    def _placeholders(self, gpu_id: Any) -> None:
+        # The examples under an empty field are the selected GPU's own figures (what leaving it empty uses).
+        from study.calc import catalog, format_quantity, parse_unit
+
+        try:
+            gpu = catalog().gpu(str(gpu_id))
+        except (KeyError, ValueError):
+            return
+        self.query_one("#c-mem", Input).placeholder = f"e.g. {format_quantity(gpu.memory_bytes, parse_unit('B').dim)}"
+        self.query_one("#c-bw", Input).placeholder = (
+            f"e.g. {format_quantity(gpu.bandwidth_bytes_s, parse_unit('B/s').dim)}")
 
     @on(Input.Changed)
     @on(Select.Changed)

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Select, Static
 
-from study.text import count as count_noun
+from study.tui.exam_state import PARTIAL, answer_states, tally
 from study.tui.format import clock as fmt_clock
 from study.tui.format import ranges
 from study.tui.screens.dialogs import ChoiceDialog
@@ -29,9 +29,10 @@ EXAM_INTRO = (
     "Feedback comes only at the end and a question does not say which objective it tests, as on the real "
     "exam (Settings can show the objective). If the terminal closes, the exam is saved after "
     "every answer and the app offers to resume it, with the time that is left.\n\n"
-    "Keys: [b]1-9[/] or [b]a-e[/] pick · [b]x[/] clear · [b]n[/]/[b]p[/] next/previous · [b]f[/] flag · "
-    "[b]g[/] navigator (arrows and [b]enter[/] jump) · [b]r[/] review and submit · [b]escape[/] pause (the clock "
-    "keeps running, like the real one)."
+    "Keys (as the footer shows them): [b]1-9[/] or [b]a-e[/] pick · [b]shift+a-e[/] strike a choice out · "
+    "[b]x[/] clear · [b]n[/]/[b]\\[[/] next/previous · [b]f[/] flag · [b]g[/] navigator (arrows and [b]enter[/] "
+    "jump) · [b]r[/] review and submit · [b]z[/] hide a time alert · [b]escape[/] pause (the clock keeps running, "
+    "like the real one)."
 )
 
 
@@ -94,12 +95,13 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
         offer_to_set_aside(app, session_id, exc)
         return
     left = session.remaining()
-    answered = sum(a is not None for a in session.answers)
+    t = tally(session)
+    answered = f"{t.answered}/{session.count}" + (f" answered, {t.partial} partly" if t.partial else "")
     body = (
-        f"An exam was interrupted: {answered}/{session.count} answered, "
+        f"An exam was interrupted: {answered} answered, "
         f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
         if left and left.total_seconds() > 0
-        else f"An exam was interrupted and its time ran out meanwhile ({answered}/{session.count} answered).\n"
+        else f"An exam was interrupted and its time ran out meanwhile ({answered} answered).\n"
         "Resuming submits it and shows the results."
     )
 
@@ -119,24 +121,39 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
             else:
                 app.push_screen(ExamScreen(session))
         elif answer == "count":
-            # An abandoned exam is resumed or counted, never dropped: its blanks count wrong in its own score
-            # (and nowhere else), as on the real exam.
-            from study.tui.screens.results import ResultsScreen
+            # Submitting records a permanent exam: asked once more, as the in-exam submit does.
+            app.push_screen(
+                ChoiceDialog("Submit?", f"{tally(session).sentence()}. Everything not fully answered counts as "
+                             "wrong and the exam is recorded as it is. This cannot be undone.",
+                             [("submit", "Submit", "y"), ("cancel", "Cancel", "n")], cancel="cancel"),
+                confirmed,
+            )
 
-            session.resume()
-            if not session.finished:
-                session.submit()
-            app.push_screen(ResultsScreen(session.report))
+    def confirmed(answer: str | None) -> None:
+        if answer != "submit":
+            ask()  # back to the offer: resume, not now, or submit
+            return
+        # An abandoned exam is resumed or counted, never dropped: its blanks count wrong in its own score
+        # (and nowhere else), as on the real exam.
+        from study.tui.screens.results import ResultsScreen
 
-    app.push_screen(
-        ChoiceDialog(
-            "Resume exam?",
-            body,
-            [("resume", "Resume", "y"), ("later", "Not now", "n"), ("count", "Submit as it is", "c")],
-            cancel="later",
-        ),
-        chosen,
-    )
+        session.resume()
+        if not session.finished:
+            session.submit()
+        app.push_screen(ResultsScreen(session.report))
+
+    def ask() -> None:
+        app.push_screen(
+            ChoiceDialog(
+                "Resume exam?",
+                body,
+                [("resume", "Resume", "y"), ("later", "Not now", "n"), ("count", "Submit as it is", "c")],
+                cancel="later",
+            ),
+            chosen,
+        )
+
+    ask()
 
 
 class ExamStartScreen(Screen):
@@ -206,10 +223,12 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
         review = self.session.review()
         un = ranges(i + 1 for i in review.unanswered)
         fl = ranges(i + 1 for i in review.flagged)
+        partial = [i for i, state in enumerate(answer_states(self.session)) if state == PARTIAL]
+        part = f"Partly answered ({len(partial)}, graded wrong): [b]{ranges(i + 1 for i in partial)}[/]\n" if partial else ""
         with Vertical(classes="dialog", id="review-dialog") as box:
             box.border_title = "Review before submitting"
             yield Static(
-                f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\nFlagged ({len(review.flagged)}): [b]{fl}[/]\n"
+                f"Unanswered ({len(review.unanswered)}): [b]{un}[/]\n{part}Flagged ({len(review.flagged)}): [b]{fl}[/]\n"
                 "Go back to a question: type its number and [b]enter[/], or arrows then [b]enter[/] (or a "
                 "click); [b]u[/] the first unanswered, [b]f[/] the first flagged."
             )
@@ -222,7 +241,7 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
     def on_mount(self) -> None:
         s = self.session
         nav = self.query_one(Navigator)
-        nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav.set_state(answer_states(s), s.flags, s.index)
         nav.focus()
         self.typed = ""  # digits of the question to go to, typed on the keyboard
 
@@ -263,8 +282,9 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
         self.action_submit()
 
     def action_submit(self) -> None:
-        unanswered = len(self.session.review().unanswered)
-        warn = f"{count_noun(unanswered, 'unanswered question')} will count as wrong. " if unanswered else ""
+        t = tally(self.session)
+        wrong = " and ".join(w for w in ("blank" if t.blank else "", "partly answered" if t.partial else "") if w)
+        warn = f"{t.sentence()}: the {wrong} ones count as wrong. " if wrong else f"{t.sentence()}. "
 
         def confirmed(answer: str | None) -> None:
             if answer == "submit":
@@ -286,10 +306,12 @@ class ExamScreen(QuizScreen):
         Binding("left_square_bracket,p,left", "previous", "Prev", key_display="["),
         Binding("f", "flag", "Flag"),
         Binding("x", "clear", "Clear"),
-        Binding("g", "toggle_navigator", "Navigator"),
+        # "Grid", not "Navigator": at 80 columns the longer word pushed "? Help" off the footer.
+        Binding("g", "toggle_navigator", "Grid"),
         Binding("r", "review", "Review"),
         Binding("R", "report", "Report", show=False),  # the footer is full at 80 columns; Help lists it
         Binding("escape", "pause", "Pause"),
+        Binding("z", "dismiss_alert", "Hide time alert", show=False),
     ]
 
     skip_hint = " n skips it for now."
@@ -307,6 +329,9 @@ class ExamScreen(QuizScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        alert = Static("", id="exam-alert")
+        alert.display = False
+        self.mount(alert, before=self.view)
         if self.session.mode == "quiz":
             self.sub_title = "Timed quiz"
         self._timer = self.set_interval(1.0, self.tick)
@@ -314,23 +339,39 @@ class ExamScreen(QuizScreen):
 
     # -- clock ------------------------------------------------------------------------------------------
 
+    @property
+    def noun(self) -> str:
+        """What this screen runs, as the learner's toasts and banners name it."""
+        return "quiz" if self.session.mode == "quiz" else "exam"
+
     def tick(self) -> None:
         if self.session.finished:
             return
         alerts = self.session.tick()
         if "time up" in alerts:
-            self.notify("Time is up: the exam was submitted.", severity="warning", timeout=8)
-            self._show_results()
+            self._time_up()
             return
         for alert in alerts:
-            self.notify(f"{alert} left", title="Exam", severity="warning", timeout=6)
+            # A banner that stays until hidden (z) or replaced by the next one: a six-second toast is missed.
+            banner = self.query_one("#exam-alert", Static)
+            banner.update(f"⚠ {alert} left in the {self.noun}; at 00:00 it submits itself.  [dim](z hides this)[/]")
+            banner.display = True
         left = self.session.remaining()
         timer = self.query_one("#exam-timer", Static)
-        timer.update(f"⏱ {fmt_clock(left)}")
+        timer.update(f"⏱ {fmt_clock(left)} left")
         secs = left.total_seconds() if left is not None else 1e9
         thresholds = self.session.alerts or (1800, 900, 300)
-        timer.set_class(secs <= max(thresholds), "-alert")
+        # Coloured once the end is near (15 minutes, or a short quiz's first alert), red for the last five.
+        timer.set_class(secs <= min(900, max(thresholds)), "-alert")
         timer.set_class(secs <= min(thresholds), "-critical")
+
+    def _time_up(self) -> None:
+        self.notify(f"Time is up: the {self.noun} was submitted.", title=self.sub_title, severity="warning",
+                    timeout=8)
+        self._show_results()
+
+    def action_dismiss_alert(self) -> None:
+        self.query_one("#exam-alert", Static).display = False
 
     # -- display ----------------------------------------------------------------------------------------
 
@@ -338,7 +379,7 @@ class ExamScreen(QuizScreen):
         super().update_header()
         s = self.session
         nav = self.query_one("#exam-nav", Navigator)
-        nav.set_state([a is not None for a in s.answers], s.flags, s.index)
+        nav.set_state(answer_states(s), s.flags, s.index)
         self.refresh_bindings()
 
     def show_current(self) -> None:
@@ -358,8 +399,7 @@ class ExamScreen(QuizScreen):
         try:
             return fn(*args)
         except TimeUp:
-            self.notify("Time is up: the exam was submitted.", severity="warning", timeout=8)
-            self._show_results()
+            self._time_up()
         except AnswerError as exc:
             self.set_status(f"[b]{exc}[/]")
         except SessionError as exc:

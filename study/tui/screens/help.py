@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header
 
+from study.tui.today import PLAN_HELP
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
 
@@ -20,7 +21,7 @@ def readiness_text() -> str:
     return (
         "## What readiness means\n\n" + body.strip() + "\n\n"
         "Practice and exam answers feed the scheduler: wrong counts as *Again*, right but slower than the "
-        "exam's pace (72 s) as *Hard*, right as *Good*."
+        "exam's pace (72 s) as *Hard*, right as *Good*.\n\n" + PLAN_HELP
     )
 
 
@@ -53,7 +54,8 @@ def _key_table() -> str:
     everywhere = [k for k in keys(StudyApp.BINDINGS) if "Menu" not in k] + [
         "`ctrl+p` Menu, the command palette (every screen, topic and card)",
         "`escape` back", "`enter` confirm", "`q` quit (on Home)",
-        "a key means the same on every screen that lists it"]
+        "a letter or sign means the same on every screen whose footer lists it; digits are per kind of screen: "
+        "on a question `1`-`9` pick choices A-I, in card review `1`-`4` rate (again, hard, good, easy)"]
     lines.append("**Everywhere**: " + " · ".join(everywhere) + "\n")
     places = [(SCREENS[name][2], screen_class(name)) for name in SCREENS]
     for title, module, cls in IN_FLOW:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Sparkline, Static
+from textual.widgets import Header, OptionList, Sparkline, Static
+from textual.widgets.option_list import Option
 
 from study.tui.widgets.bars import BarChart
 from study.tui.widgets.footer import StudyFooter
@@ -37,30 +38,40 @@ class HomeScreen(Screen):
         Binding("q", "quit", "Quit"),
         # The same key unlisted on narrow terminals, so 80 columns keep room for "^p palette" (Help lists q).
         Binding("q", "quit_narrow", "Quit", show=False),
+        # The page scrolls whatever has focus (the Study next list would take them for its few rows).
+        Binding("pagedown", "scroll_page(1)", "Scroll down", show=False, priority=True),
+        Binding("pageup", "scroll_page(-1)", "Scroll up", show=False, priority=True),
+        Binding("end", "scroll_end", "Bottom", show=False, priority=True),
+        Binding("home", "scroll_top", "Top", show=False, priority=True),
     ]
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="home-top"):
-            with Vertical(id="home-exam", classes="panel"):
-                yield Static("Loading the question bank…", id="home-countdown")
-                yield BarChart(id="home-readiness")
-            with Vertical(id="home-today", classes="panel"):
-                yield Static("", id="home-due")
-        yield Static("", id="home-next", classes="panel")
-        yield Heatmap(id="home-heatmap", classes="panel")
-        with Horizontal(id="home-more"):
-            with Vertical(id="home-forecast-box", classes="panel"):
-                yield Sparkline([], id="home-forecast")
-                yield Static("", id="home-forecast-label")
-            yield Static("", id="home-exams", classes="panel")
-        yield Static("", id="home-problems")
+        with VerticalScroll(id="home-body", can_focus=False):
+            yield Static("", id="home-paused")
+            with Horizontal(id="home-top"):
+                with Vertical(id="home-exam", classes="panel"):
+                    yield Static("Loading the question bank…", id="home-countdown")
+                    yield BarChart(id="home-readiness")
+                with Vertical(id="home-today", classes="panel"):
+                    yield Static("", id="home-due")
+            # A newcomer's first steps, above the fold on a short terminal (a tall one has them in Last exams).
+            yield Static("", id="home-first", classes="panel")
+            yield OptionList(id="home-next", classes="panel")
+            yield Heatmap(id="home-heatmap", classes="panel")
+            with Horizontal(id="home-more"):
+                with Vertical(id="home-forecast-box", classes="panel"):
+                    yield Sparkline([], id="home-forecast")
+                    yield Static("", id="home-forecast-label")
+                yield Static("", id="home-exams", classes="panel")
+            yield Static("", id="home-problems")
         yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#home-exam").border_title = "Exam"
         self.query_one("#home-today").border_title = "Today"
         self.query_one("#home-next").border_title = "Study next"
+        self.query_one("#home-first").border_title = "Start here"
         self.query_one("#home-heatmap").border_title = "Activity"
         self.query_one("#home-forecast-box").border_title = "Reviews due, next 30 days"
         self.query_one("#home-exams").border_title = "Last exams"
@@ -72,6 +83,71 @@ class HomeScreen(Screen):
             data = snapshot.load(self.app.services)
             if data is not None:
                 self._show(data, from_snapshot=True)
+
+    def _show_next(self, data: dict[str, Any]) -> None:
+        from study.tui.summary import next_table
+
+        listing = self.query_one("#home-next", OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        rows = data.get("next_rows") or []
+        if rows:
+            listing.add_options(Option(next_table([row]), id=row[0]) for row in rows)
+            listing.border_subtitle = "enter: practise it"
+            listing.highlighted = min(highlighted or 0, len(rows) - 1)
+        else:
+            listing.add_option(Option(data.get("next") or "", disabled=True))
+            listing.border_subtitle = ""
+
+    @on(OptionList.OptionSelected, "#home-next")
+    def _study_next(self, event: OptionList.OptionSelected) -> None:
+        # A row of Study next is an objective: practise it now, as "p" then picking it would.
+        if event.option.id:
+            from study.tui.screens.practice import start_practice
+
+            start_practice(self.app, objective=event.option.id)
+
+    def _body(self) -> VerticalScroll:
+        return self.query_one("#home-body", VerticalScroll)
+
+    def action_scroll_page(self, direction: int) -> None:
+        body = self._body()
+        (body.scroll_page_down if direction > 0 else body.scroll_page_up)(animate=False)
+
+    def action_scroll_end(self) -> None:
+        self._body().scroll_end(animate=False)
+
+    def action_scroll_top(self) -> None:
+        self._body().scroll_home(animate=False)
+
+    # What summary.home found of a paused exam; its line counts down while Home is shown.
+    _paused: dict[str, Any] | None = None
+    _paused_timer: Any = None
+
+    def _show_paused(self) -> None:
+        line = self.query_one("#home-paused", Static)
+        paused = self._paused
+        line.display = paused is not None
+        if paused is None:
+            if self._paused_timer is not None:
+                self._paused_timer.stop()
+                self._paused_timer = None
+            return
+        from study.tui.format import clock as fmt_clock
+
+        done = f"{paused['answered']}/{paused['count']} answered"
+        if paused["partial"]:
+            done += f", {paused['partial']} partly"
+        deadline = paused["deadline"]
+        left = deadline - self.app.services.now() if deadline is not None else None
+        if left is not None and left.total_seconds() <= 0:
+            line.update(f"⏸ {paused['title']} paused ({done}): its time ran out. Press [b]e[/] to see the results.")
+        else:
+            # One line at 80 columns: "⏸ Exam paused: 20/50 answered, 50:41 left, its clock running: e resumes."
+            when = f", [b]{fmt_clock(left)}[/] left, its clock running" if left is not None else ""
+            line.update(f"⏸ {paused['title']} paused: {done}{when}: [b]e[/] resumes.")
+        if self._paused_timer is None:
+            self._paused_timer = self.set_interval(1.0, self._show_paused, name="home-paused")
 
     def on_resize(self, event: events.Resize) -> None:
         # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
@@ -136,12 +212,12 @@ class HomeScreen(Screen):
         self.query_one("#home-countdown", Static).update(data["countdown"])
         self.query_one("#home-readiness", BarChart).set_rows(data["readiness_rows"])
         self.query_one("#home-due", Static).update(data["today"])
-        if data.get("next_rows"):
-            from study.tui.summary import next_table
-
-            self.query_one("#home-next", Static).update(next_table(data["next_rows"]))
-        else:
-            self.query_one("#home-next", Static).update(data["next"])
+        self._show_next(data)
+        plan = data.get("plan")
+        self.query_one("#home-next").border_title = f"Study next · {plan}" if plan else "Study next"
+        first = self.query_one("#home-first", Static)
+        first.set_class(bool(data.get("first_steps")), "-shown")
+        first.update(data.get("first_steps") or "")
         heat = self.query_one("#home-heatmap", Heatmap)
         heat.set_counts(data["heatmap"], data["today_date"])
         forecast = data["forecast"] or [0]
@@ -151,6 +227,8 @@ class HomeScreen(Screen):
             else "Nothing due yet: what you answer or rate comes back here."
         )
         self.query_one("#home-exams", Static).update(data["exams"])
+        self._paused = data.get("paused")
+        self._show_paused()
         problems = self.query_one("#home-problems", Static)
         problems.update(data["problems"])
         problems.display = bool(data["problems"])

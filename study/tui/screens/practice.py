@@ -141,6 +141,26 @@ def refresh_upcoming(session: Any, bank: Any) -> int:
     return replaced
 
 
+# An objective's title in the list: what an 80-column form's field shows beside "1.2 " and the arrow.
+OBJECTIVE_TITLE_WIDTH = 40
+
+
+def cut_at_word(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, shortened at a word ("…training and…", never "…infere")."""
+    if len(text) <= width:
+        return text
+    head = text[: width - 1].rsplit(" ", 1)[0].rstrip(" ,;:-")
+    return head + "…"
+
+
+def in_blueprint_order(bank: Any) -> list[Any]:
+    """Topics in the order of the first blueprint objective each covers (then by title), as the exam guide
+    lists them, rather than in the order their files happen to load."""
+    order = {o.id: i for i, o in enumerate(o for d in bank.blueprint.domains for o in d.objectives)}
+    return sorted(bank.topics, key=lambda t: (min((order.get(o, len(order)) for o in t.meta.objectives),
+                                                  default=len(order)), t.meta.title))
+
+
 class PracticeSetupScreen(Screen):
     SUB_TITLE = "Practice"
     BINDINGS = [
@@ -229,7 +249,7 @@ class PracticeSetupScreen(Screen):
     def _objectives(self, domain: str | None) -> None:
         bank = self.app.services.bank
         opts = [
-            (f"{o.id} {o.title[:40]}", o.id)
+            (f"{o.id} {cut_at_word(o.title, OBJECTIVE_TITLE_WIDTH)}", o.id)
             for d in bank.blueprint.domains
             if domain in (None, d.id)
             for o in d.objectives
@@ -243,7 +263,7 @@ class PracticeSetupScreen(Screen):
         domain, objective = self._selected("#pf-domain"), self._selected("#pf-objective")
         opts = [
             (t.meta.title, t.id)  # the id is for authors; the learner knows a topic by its title
-            for t in bank.topics
+            for t in in_blueprint_order(bank)
             if (objective is None or objective in t.meta.objectives)
             and (domain is None or any(o.split(".")[0] == domain for o in t.meta.objectives))
         ]
@@ -293,6 +313,9 @@ class PracticeScreen(QuizScreen):
     SUB_TITLE = "Practice"
     BINDINGS = [
         *QUESTION_BINDINGS,
+        # As plain mode takes them; not in the exam, where f flags.
+        Binding("t", "true_false(0)", "True (true/false)", show=False),
+        Binding("f", "true_false(1)", "False (true/false)", show=False),
         Binding("enter", "answer", "Answer / next"),
         Binding("n,right", "next", "Next"),
         Binding("R", "report", "Report"),
@@ -334,6 +357,10 @@ class PracticeScreen(QuizScreen):
         self.query_one("#quiz-meta", Static).update(
             f"{self.session.current.objective} · practice · {right}/{done} right"
         )
+
+    def action_true_false(self, index: int) -> None:
+        if self.session.current.type == "true_false":
+            self.action_pick(index)
 
     def on_picks(self, picked: tuple[int, ...], submit: bool) -> None:
         if self.answered:

@@ -38,7 +38,7 @@ class ProgressScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#progress-summary").border_title = "Progress"
-        self.query_one("#progress-domains").border_title = "Mastery by domain (recall now; │ = target)"
+        self.query_one("#progress-domains").border_title = "Known by domain (recall x share seen; │ = target)"
         self.query_one("#progress-exams").border_title = "Exam scores over time"
         self.query_one("#progress-accuracy").border_title = "Accuracy per week (answers in practice, review and exams)"
         self.watch(self.app, "ready", self._fill, init=True)
@@ -61,12 +61,14 @@ class ProgressScreen(Screen):
             f"Readiness {percent(r.expected)} (likely {percent(r.low)}–{percent(r.high)}) "
             f"{'on ' + str(r.exam_date) if r.exam_date else 'if the exam were today'}"
         )
+        # The bar is the share of the domain known now (recall over the items seen, times the share seen): 100%
+        # recall on 12 of 140 items is a short bar, not a full one. The text gives both parts.
         self.query_one("#progress-domains", BarChart).set_rows(
             [
                 BarRow(
                     f"{g.id} {g.title}",
-                    g.mastery or 0.0,
-                    f"{percent(g.mastery)} · acc {percent(g.accuracy)} · seen {g.seen}/{g.total}",
+                    (g.mastery or 0.0) * (g.seen / g.total if g.total else 0.0),
+                    f"{g.seen}/{g.total} seen · {percent(g.mastery)} recall",
                     marker=target,
                 )
                 for g in stats.domains
@@ -74,17 +76,20 @@ class ProgressScreen(Screen):
         )
         table = self.query_one("#progress-objectives", DataTable)
         table.clear(columns=True)
-        title_w = self._title_width()
-        table.add_column("obj")
+        cells = [(g.id, percent(g.mastery), percent(g.accuracy), str(g.attempts), f"{g.seen}/{g.total}")
+                 for g in stats.objectives]
+        headers = ("obj", "recall", "accuracy", "answers", "seen")
+        widths = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
+        title_w = self._title_width(sum(widths))
         longest = max((len(g.title) for g in stats.objectives), default=5)
+        # Explicit widths: an auto width kept the header's, and cut "13/56" to "13/5".
+        table.add_column("obj", width=widths[0])
         table.add_column("title", width=min(title_w, longest))
-        table.add_columns("mastery", "accuracy", "answers", "seen")
-        for g in stats.objectives:
+        for header, width in zip(headers[1:], widths[1:]):
+            table.add_column(header, width=width)
+        for g, row in zip(stats.objectives, cells):
             title = g.title if len(g.title) <= title_w else g.title[: title_w - 1] + "…"
-            table.add_row(
-                g.id, title, percent(g.mastery), percent(g.accuracy), str(g.attempts), f"{g.seen}/{g.total}",
-                key=g.id,
-            )
+            table.add_row(row[0], title, *row[1:], key=g.id)
         forecast = [n for _d, n in stats.forecast]
         self.query_one("#progress-forecast", Sparkline).data = forecast or [0]
         first_week = sum(forecast[:7])
@@ -122,9 +127,10 @@ class ProgressScreen(Screen):
             return self.stats is not None and self.stats.attempts > 0
         return True
 
-    def _title_width(self) -> int:
-        # The other columns take about 46 cells (ids, percentages, counts, cell padding, the scrollbar).
-        return max(24, (self.size.width or 80) - 46)
+    def _title_width(self, others: int) -> int:
+        """What the title column may take once the other columns (``others`` cells of text) have theirs:
+        six columns' cell padding (2 each), the scrollbar (2) and the body's margins (2)."""
+        return max(12, (self.size.width or 80) - others - 6 * 2 - 2 - 2)
 
     def on_resize(self) -> None:
         if self.stats is not None:

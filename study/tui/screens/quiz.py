@@ -19,10 +19,15 @@ PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", sh
     Binding(c, f"pick({i})", f"Choice {c.upper()}", show=False) for i, c in enumerate("abcde")
 ]
 
-# What every question screen offers: picks, and page up/down for a long stem or long feedback whatever has
+# Shift and the letter strikes a choice out (as exam software lets one eliminate choices); again, back in.
+STRIKE_BINDINGS = [Binding(c.upper(), f"strike({i})", f"Strike out choice {c.upper()}", show=False)
+                   for i, c in enumerate("abcde")]
+
+# What every question screen offers: picks, strikes, and page up/down for a long stem or long feedback whatever has
 # focus (no Tab first). Listed in each screen's own BINDINGS so Help shows them there.
 QUESTION_BINDINGS = [
     *PICK_BINDINGS,
+    *STRIKE_BINDINGS,
     Binding("pagedown", "page(1)", "Scroll down", show=False),
     Binding("pageup", "page(-1)", "Scroll up", show=False),
 ]
@@ -43,6 +48,8 @@ class QuizScreen(Screen):
     def __init__(self, session: Any) -> None:
         super().__init__()
         self.session = session
+        # Struck-out choices per question position, kept while the session is on screen (not saved).
+        self.struck: dict[int, set[int]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -77,7 +84,8 @@ class QuizScreen(Screen):
     def show_current(self) -> None:
         inst = self.session.current
         typed = self.session.answers[self.session.index] or "" if inst.is_numeric_typed else ""
-        self.view.show(inst, picked=self.picked_indices(), typed=typed, key=self.shown_key)
+        self.view.show(inst, picked=self.picked_indices(), typed=typed, key=self.shown_key,
+                       struck=self.struck.get(self.session.index))
         self.set_status("")
         self.update_header()
 
@@ -112,6 +120,19 @@ class QuizScreen(Screen):
 
     def action_page(self, direction: int) -> None:
         self.view.page(direction)
+
+    def action_strike(self, index: int) -> None:
+        inst = self.session.current
+        choices = self.view.choices
+        if inst.is_numeric_typed or index >= len(inst.options) or choices.locked:
+            return
+        was_picked = index in choices.picked
+        now_struck = choices.strike(index)
+        self.struck[self.session.index] = set(choices.struck)
+        if was_picked:  # the strike took the pick back: the answer changes with it
+            self.on_picks(tuple(sorted(choices.picked)), False)
+        self.set_status(f"Choice {LABELS[index]} struck out (shift+{LABELS[index]} again puts it back)."
+                        if now_struck else f"Choice {LABELS[index]} is back.")
 
     def hint_no_pick(self) -> None:
         self.set_status(NO_PICK_HINT + self.skip_hint)

@@ -106,7 +106,8 @@ def report_problem(screen: Screen, item_id: str, *, context: str, session_id: st
         except Exception as exc:  # a full disk or a locked store must not take the app down
             app.notify(f"The report could not be kept: {exc}", severity="error")
             return
-        app.notify("Report kept. `study reports` lists your reports; they travel in `study export`.",
+        # A toast shows Textual markup, not Markdown: the commands are set in bold rather than in backticks.
+        app.notify("Report kept. [b]study reports[/] lists your reports; they travel in [b]study export[/].",
                    title="Thank you", timeout=5)
 
     where = f"question {position}" if position is not None else "this question"

@@ -95,7 +95,7 @@ class ResultsScreen(Screen):
         self.query_one("#results-domains").border_title = "By domain (│ = target)"
         self.query_one("#results-objectives").border_title = "By objective"
         self.query_one("#results-history").border_title = "Trend: score per domain, oldest → this exam"
-        self.query_one("#results-score").border_title = "Exam" if self.report.mode == "exam" else "Practice"
+        self.query_one("#results-score").border_title = self.title_of_mode
         self.query_one("#results-times").border_title = "Questions (enter: review one)"
         self.query_one("#results-history").display = self.report.mode == "exam"
         self.call_after_refresh(self._fill)
@@ -111,10 +111,15 @@ class ResultsScreen(Screen):
         if self.report.mode == "exam":
             self.query_one("#results-history", Static).update(self._history_text())
 
+    @property
+    def title_of_mode(self) -> str:
+        return {"exam": "Exam", "quiz": "Timed quiz"}.get(self.report.mode, "Practice")
+
     def _headline(self) -> str:
         r = self.report
         verdict = "[b green]at or above target[/]" if r.passed else "[b red]below target[/]"
-        timed = "  · time ran out" if r.timed_out else ""
+        noun = "exam" if r.mode == "exam" else "quiz"
+        timed = f"  · time ran out: the {noun} was submitted" if r.timed_out else ""
         per_q = r.seconds / r.total if r.total else 0
         wrong, unanswered = len(r.incorrect), len(r.unanswered)
         missed = f"{wrong} wrong, {unanswered} unanswered" if unanswered else f"{wrong} wrong"

@@ -53,8 +53,8 @@ class ReviewScreen(Screen):
         self.rated: dict[str, str] = {}
         self._shown_at = time.monotonic()
         self._bank: Any = None  # the bank this review was drawn from
-        # The last card rating, while it can still be taken back: (card id, its state before the rating).
-        self._undo: tuple[str, Any] | None = None
+        # The session's card ratings that can still be taken back, newest last: (card id, its state before).
+        self._undo: list[tuple[str, Any]] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -84,7 +84,7 @@ class ReviewScreen(Screen):
             self._finish("The progress store is not open: nothing to review.")
             return
         self._bank = bank
-        self._undo = None
+        self._undo = []
         now = services.now()
         if new_cards:
             seen = store.seen_ids("card")
@@ -92,8 +92,9 @@ class ReviewScreen(Screen):
             self.cards = [c.id for c in bank.cards if c.id not in seen][:goal]
             self.session = None
         else:
-            self.cards = [c for c in store.due(now, kind="card") if bank.has_item(c)]
-            due_q = [q for q in store.due(now, kind="question") if bank.has_item(q)]
+            from study.tui.due import due_now
+
+            self.cards, due_q = due_now(store, bank, now)
             self.session = None
             if due_q:
                 try:
@@ -105,7 +106,8 @@ class ReviewScreen(Screen):
         self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
         if not self.total:
             unseen = len([c for c in bank.cards if c.id not in store.seen_ids("card")])
-            self._finish(f"Nothing is due right now. {count(unseen, 'card')} never studied: press **l** to learn some.")
+            self._finish(f"Nothing is due right now{self._next_due()}. {count(unseen, 'card')} never studied: "
+                         "press **l** to learn some.")
             return
         self._show()
 
@@ -136,7 +138,19 @@ class ReviewScreen(Screen):
             self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
             self.refresh_bindings()
             return
-        self._finish(f"Review done: {count(self.total, 'item')}. Well done.")
+        self._finish(f"Review done: {count(self.total, 'item')}. Well done. Nothing else is due now{self._next_due()}.")
+
+    def _next_due(self) -> str:
+        """ "; the next comes due in 8 min (09:08)", or nothing when nothing is scheduled."""
+        from study.tui.due import next_due, when_text
+
+        services = self.app.services
+        now = services.now()
+        try:
+            moment = next_due(services.store, services.bank or self._bank, now)
+        except Exception:  # a hint only: never in the way of the review's end
+            return ""
+        return f"; the next comes due {when_text(moment, now)}" if moment else ""
 
     def _card(self, card_id: str) -> Any:
         """The card as it is now (a live reload may have edited it), or as it was when the review began if
@@ -169,7 +183,7 @@ class ReviewScreen(Screen):
         if action == "answer":
             return self.phase == "question"
         if action == "undo":
-            return self._undo is not None
+            return bool(self._undo)
         if action == "learn_new":
             return self.phase == "done" and self._unseen_cards() > 0
         return True
@@ -202,16 +216,16 @@ class ReviewScreen(Screen):
         rating = RATING_KEYS[str(n)]
         actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at, fallback=self._bank)
         self.rated[card_id] = rating
-        self._undo = (card_id, before)
+        self._undo.append((card_id, before))
         self.position += 1
         self._show()
 
     def action_undo(self) -> None:
-        """Take back the last card rating and show that card again, front first."""
-        if self._undo is None:
+        """Take back the newest card rating not yet undone and show that card again, front first; pressed
+        again, the one before it, back to the start of the session."""
+        if not self._undo:
             return
-        card_id, before = self._undo
-        self._undo = None
+        card_id, before = self._undo.pop()
         self.app.services.store.undo_review(card_id, before)
         self.rated.pop(card_id, None)
         self.position = self.cards.index(card_id)
@@ -264,7 +278,7 @@ class ReviewScreen(Screen):
             self._status(f"[b]{exc}[/]")
             return
         self.graded = True
-        self._undo = None  # an answer came after the last rating: undo would reach back past it
+        self._undo = []  # an answer came after the ratings: undo would reach back past it
         self.refresh_bindings()
         self.query_one(QuestionView).show_feedback(self.session.current, grade)
         self._status("recorded: " + ("right" if grade.correct else "wrong, it comes back soon") + " · enter: next")

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from study.text import read_date
+from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.exam import EXAM_OBJECTIVE_SETTING
 from study.tui.widgets.footer import StudyFooter
 
@@ -21,7 +22,7 @@ EXAM_OBJECTIVE = [("hidden, as on the real exam", "hidden"), ("shown", "shown")]
 class SettingsScreen(Screen):
     SUB_TITLE = "Settings"
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("escape", "back", "Back"),
         Binding("ctrl+s", "save", "Save"),
     ]
 
@@ -30,7 +31,7 @@ class SettingsScreen(Screen):
         with Grid(id="settings-grid", classes="panel form"):
             yield Label("Exam date (YYYY-MM-DD)")
             yield Input(id="set-exam-date", placeholder="2027-01-15", compact=True)
-            yield Label("Daily goal (answers)")
+            yield Label("Daily goal (answers + cards)")
             yield Input(id="set-daily-goal", type="integer", placeholder="20", compact=True)
             yield Label("Desired retention (0.70-0.97)")
             yield Input(id="set-retention", type="number", placeholder="0.9", compact=True)
@@ -68,6 +69,47 @@ class SettingsScreen(Screen):
         lrs = status_line({k: s.setting(k, None) for k in keys})
         # Set with `study settings lrs_endpoint URL`; shown here so the learner sees whether syncing works.
         self.query_one("#settings-lrs", Static).update(Text(lrs or "", style="dim"))
+        self._saved = self._form_values()
+
+    # What the form holds, to tell whether leaving would lose an edit.
+    _saved: tuple = ()
+
+    def _form_values(self) -> tuple:
+        inputs = tuple(self.query_one(f"#{name}", Input).value.strip()
+                       for name in ("set-exam-date", "set-daily-goal", "set-retention"))
+        selects = tuple(self.query_one(f"#{name}", Select).value for name in ("set-theme", "set-exam-objective"))
+        return inputs + selects
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self._saved) and self._form_values() != self._saved
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        # Enter is where a learner expects a typed value to take: it saves the whole form, as ctrl+s does.
+        event.stop()
+        self.action_save()
+
+    def action_back(self) -> None:
+        if not self.dirty:
+            self.app.pop_screen()
+            return
+        dialog = ChoiceDialog(
+            "Unsaved settings",
+            "You changed settings without saving them.",
+            [("save", "Save", "s"), ("discard", "Discard", "d"), ("stay", "Stay", "escape")],
+            cancel="stay",
+        )
+        self.app.push_screen(dialog, self._leave)
+
+    def _leave(self, answer: str | None) -> None:
+        if answer == "save":
+            if self.action_save():
+                self.app.pop_screen()
+        elif answer == "discard":
+            # The theme select previews as it changes: put the saved one back.
+            self.app.apply_theme()
+            self.app.pop_screen()
 
     @on(Select.Changed, "#set-theme")
     def _preview_theme(self, event: Select.Changed) -> None:
@@ -78,7 +120,8 @@ class SettingsScreen(Screen):
     def _pressed(self) -> None:
         self.action_save()
 
-    def action_save(self) -> None:
+    def action_save(self) -> bool:
+        """Save the form; False (with the reason on the form) when a value is refused."""
         store = self.app.services.store
         msg = self.query_one("#settings-message", Static)
         raw_date = self.query_one("#set-exam-date", Input).value.strip()
@@ -88,26 +131,26 @@ class SettingsScreen(Screen):
             exam_date = read_date(raw_date) if raw_date else None
         except ValueError as exc:
             msg.update(f"Exam date {exc}.")
-            return
+            return False
         today = self.app.services.now().date()
         if exam_date is not None and exam_date < today:
             msg.update(f"{exam_date:%d %b %Y} has passed: enter the date of your next exam (or leave it empty).")
-            return
+            return False
         try:
             goal = int(raw_goal) if raw_goal else 20
             retention = float(raw_ret) if raw_ret else 0.9
         except ValueError:
             msg.update("The daily goal is a whole number and the retention a decimal like 0.9.")
-            return
+            return False
         if not 0.7 <= retention <= 0.97:
             msg.update("Desired retention must be between 0.70 and 0.97.")
-            return
+            return False
         if goal < 1:
             msg.update("The daily goal must be at least 1.")
-            return
+            return False
         if store is None:
             msg.update("The progress store is not open; settings cannot be saved.")
-            return
+            return False
         theme = self.query_one("#set-theme", Select).value
         store.set_setting("exam_date", exam_date.isoformat() if exam_date else None)
         store.set_setting("daily_goal", goal)
@@ -116,3 +159,5 @@ class SettingsScreen(Screen):
         store.set_setting(EXAM_OBJECTIVE_SETTING, self.query_one("#set-exam-objective", Select).value == "shown")
         # Said once, on the form; a toast as well would repeat it.
         msg.update("Saved.")
+        self._saved = self._form_values()
+        return True

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 EIGHTHS = " ▏▎▍▌▋▊▉█"
+MIN_BAR = 4  # cells a bar keeps before its label is shortened
 
 
 def bar(fraction: float, width: int, *, style: str = "", marker: float | None = None) -> Text:
@@ -56,7 +57,7 @@ class BarChart(Static):
     """Labelled bars; the bar width follows the widget's width so resizing keeps one row per bar."""
 
     DEFAULT_CSS = """
-    BarChart { height: auto; }
+    BarChart { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, rows: list[BarRow] | None = None, **kwargs) -> None:
@@ -80,7 +81,12 @@ class BarChart(Static):
         width = max(self.content_size.width, 20)
         label_w = min(max(len(r.full_label) for r in self._rows), max(10, width // 2))
         value_w = max(len(r.value) for r in self._rows)
-        bar_w = max(6, width - label_w - value_w - 3)
+        # Every row fits the width: a row that wrapped would push the last rows (a total) out of the panel.
+        # A long value (e.g. "167 GB / 141 GB") takes room from the bar first, then from the labels.
+        bar_w = width - label_w - value_w - 2
+        if bar_w < MIN_BAR:
+            label_w = max(6, label_w - (MIN_BAR - bar_w))
+            bar_w = max(1, width - label_w - value_w - 2)
         out = Text(no_wrap=True, overflow="ellipsis")
         for i, row in enumerate(self._rows):
             if i:

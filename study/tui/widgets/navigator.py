@@ -1,4 +1,5 @@
-"""The exam's question navigator: one numbered cell per question, marked answered, flagged or not yet.
+"""The exam's question navigator: one numbered cell per question, marked answered, partly answered or blank,
+and flagged on top of that (a flag does not hide whether the question is answered).
 
 Clicked, or driven by keys: the arrows move a cursor over the cells and enter goes to the question under it.
 """
@@ -11,7 +12,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
-CELL = 4  # " 12 " plus nothing: cells are fixed width so a click maps to a question
+from study.tui.exam_state import ANSWERED, BLANK, PARTIAL
+
+CELL = 5  # "12✓⚑ ": cells are fixed width so a click maps to a question
+MARK = {ANSWERED: "✓", PARTIAL: "◐", BLANK: " "}
 
 
 class Navigator(Widget, can_focus=True):
@@ -40,33 +44,34 @@ class Navigator(Widget, can_focus=True):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.answered: list[bool] = []
+        # One of exam_state's ANSWERED / PARTIAL / BLANK per question.
+        self.states: list[str] = []
         self.flagged: list[bool] = []
         self.current = 0
         # The cell the keys move over (drawn underlined while the navigator has focus).
         self.cursor = 0
 
-    def set_state(self, answered: list[bool], flagged: list[bool], current: int) -> None:
-        self.answered, self.flagged, self.current = list(answered), list(flagged), current
+    def set_state(self, states: list[str], flagged: list[bool], current: int) -> None:
+        self.states, self.flagged, self.current = list(states), list(flagged), current
         self.cursor = current
         self.refresh(layout=True)
 
     def action_move_to(self, index: int) -> None:
-        if self.answered:
-            self.cursor = index % len(self.answered)
+        if self.states:
+            self.cursor = index % len(self.states)
             self.refresh()
 
     def action_move(self, step: int) -> None:
-        if self.answered:
-            self.action_move_to(max(0, min(len(self.answered) - 1, self.cursor + step)))
+        if self.states:
+            self.action_move_to(max(0, min(len(self.states) - 1, self.cursor + step)))
 
     def action_move_row(self, step: int) -> None:
         target = self.cursor + step * self._per_row()
-        if 0 <= target < len(self.answered):
+        if 0 <= target < len(self.states):
             self.action_move_to(target)
 
     def action_choose(self) -> None:
-        if 0 <= self.cursor < len(self.answered):
+        if 0 <= self.cursor < len(self.states):
             self.post_message(self.Selected(self, self.cursor))
 
     def _per_row(self) -> int:
@@ -74,33 +79,35 @@ class Navigator(Widget, can_focus=True):
 
     def get_content_height(self, container, viewport, width: int) -> int:
         per_row = max(1, width // CELL)
-        rows = -(-len(self.answered) // per_row) if self.answered else 1
+        rows = -(-len(self.states) // per_row) if self.states else 1
         return rows + 1
 
     def render(self) -> Text:
         per_row = self._per_row()
         out = Text()
-        for i, done in enumerate(self.answered):
+        for i, state in enumerate(self.states):
             if i and i % per_row == 0:
                 out.append("\n")
             flag = self.flagged[i] if i < len(self.flagged) else False
-            label = f"{i + 1:>2}{'⚑' if flag else ('✓' if done else ' ')} "
-            style = "green" if done else "dim"
+            label = f"{i + 1:>2}{MARK[state]}{'⚑' if flag else ' '} "
+            style = {ANSWERED: "green", PARTIAL: "yellow", BLANK: "dim"}[state]
             if flag:
-                style = "bold yellow"
+                style = "bold " + ("yellow" if state == BLANK else style)
             if i == self.current:
                 style += " reverse"
             if i == self.cursor and self.has_focus:
                 style += " underline"
             out.append(label, style=style)
-        answered = sum(self.answered)
-        flagged = sum(self.flagged)
-        out.append(f"\n✓ answered {answered}  ⚑ flagged {flagged}  · unanswered {len(self.answered) - answered}",
-                   style="dim")
+        partial = self.states.count(PARTIAL)
+        legend = f"\n✓ answered {self.states.count(ANSWERED)}  "
+        if partial:
+            legend += f"◐ partly {partial}  "
+        legend += f"· blank {self.states.count(BLANK)}  ⚑ flagged {sum(self.flagged)}"
+        out.append(legend, style="dim")
         return out
 
     def on_click(self, event: events.Click) -> None:
         per_row = self._per_row()
         index = event.y * per_row + event.x // CELL
-        if event.x // CELL < per_row and 0 <= index < len(self.answered):
+        if event.x // CELL < per_row and 0 <= index < len(self.states):
             self.post_message(self.Selected(self, index))

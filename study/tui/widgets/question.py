@@ -52,16 +52,20 @@ class Choices(OptionList):
         self._texts: list[str] = []
         self.multi = False
         self.picked: set[int] = set()
+        # Choices the learner struck out as wrong: shown struck through, never a pick.
+        self.struck: set[int] = set()
         self.locked = False
         self._outcome: dict[int, str] = {}
         self.key: object = None
         self._wrapped_at = 0  # the text width the prompts were wrapped for
 
-    def show(self, texts: list[str], *, multi: bool, picked: set[int] | None = None, key: object = None) -> None:
+    def show(self, texts: list[str], *, multi: bool, picked: set[int] | None = None, key: object = None,
+             struck: set[int] | None = None) -> None:
         self.key = key
         self._texts = list(texts)
         self.multi = multi
         self.picked = set(picked or ())
+        self.struck = set(struck or ()) - self.picked
         self.locked = False
         self._outcome = {}
         self._wrapped_at = self._text_width()
@@ -80,8 +84,12 @@ class Choices(OptionList):
         box = ("[x]" if on_ else "[ ]") if self.multi else ("(•)" if on_ else "( )")
         verdict = {"right": ("  ✔", "bold $text-success"), "wrong": ("  ✘", "bold $text-error"),
                    "missed": ("  ← correct", "bold $text-success")}.get(self._outcome.get(i, ""), "")
-        head = Content.styled(f"{box} {LABELS[i]}) ", "bold" if on_ else "")
-        body = Content.assemble(inline_content(self._texts[i]), verdict)
+        struck = i in self.struck and not self._outcome
+        head = Content.styled(f"{box} {LABELS[i]}) ", "bold" if on_ else ("dim" if struck else ""))
+        text = inline_content(self._texts[i])
+        if struck:
+            text = text.stylize("strike dim")
+        body = Content.assemble(text, verdict)
         room = self._text_width() - head.cell_length
         if room >= 12:
             # A choice that wraps continues under its own text, not under its label.
@@ -110,11 +118,21 @@ class Choices(OptionList):
             self.picked ^= {i}
         else:
             self.picked = {i}
+        self.struck.discard(i)  # picking a struck choice takes it back
         for j in range(len(self._texts)):
             self.replace_option_prompt_at_index(j, self._prompt(j))
         self.highlighted = i
         if notify:
             self._changed(submit)
+
+    def strike(self, i: int) -> bool:
+        """Strike choice ``i`` out, or back in; a struck choice is no longer picked. True if it is now struck."""
+        if self.locked or not 0 <= i < len(self._texts):
+            return False
+        self.struck ^= {i}
+        self.picked.discard(i)
+        self.replace_option_prompt_at_index(i, self._prompt(i))
+        return i in self.struck
 
     def _changed(self, submit: bool) -> None:
         self.post_message(self.Changed(self, tuple(sorted(self.picked)), submit, self.key))
@@ -187,7 +205,8 @@ class QuestionView(VerticalScroll, can_focus=False):
     def stem_box(self) -> StemBox:
         return self.query_one(StemBox)
 
-    def show(self, instance: Any, *, picked: set[int] | None = None, typed: str = "", key: object = None) -> None:
+    def show(self, instance: Any, *, picked: set[int] | None = None, typed: str = "", key: object = None,
+             struck: set[int] | None = None) -> None:
         self.answered = False
         self.settled = False
         self.query_one("#q-stem", Static).update(inline_content(instance.stem))
@@ -206,7 +225,8 @@ class QuestionView(VerticalScroll, can_focus=False):
         else:
             number.set_class(False, "-shown")
             choices.display = True
-            choices.show([o.text for o in instance.options], multi=instance.is_multi, picked=picked, key=key)
+            choices.show([o.text for o in instance.options], multi=instance.is_multi, picked=picked, key=key,
+                         struck=struck)
             choices.focus()
         self.scroll_home(animate=False)
         self.stem_box.scroll_home(animate=False)
