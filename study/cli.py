@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "preview",
     "new",
     "analyze",
+    "regrade",
     "stats",
     "settings",
     "sync",

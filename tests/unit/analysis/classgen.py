@@ -90,30 +90,36 @@ def _answer(inst, knows: bool, qid: str, numeric_exam: bool) -> str:
     return "ABCDEF"[next(k for k, o in enumerate(inst.options) if want(o))]
 
 
+def record_learner(db: Path, bank, learner: int, *, start: dt.datetime = T0) -> None:
+    """Learner ``learner`` answers every question of ``bank`` once, in an exam, graded against its key."""
+    from study.quiz.grade import grade_answer
+    from study.quiz.instance import instantiate
+    from study.quiz.session import _picked_texts
+    from study.quiz.shown import shown_record
+
+    with open_store(db, fuzz=False) as store:
+        for n, q in enumerate(bank.questions):
+            inst = instantiate(q, f"s{learner}", as_choice=learner % 2 == 0, hash_=bank.content_hash(q.id))
+            given = _answer(inst, learner >= DIFFICULTY[q.id], q.id, learner % 2 == 0)
+            grade = grade_answer(inst, given)
+            store.record_attempt(Attempt(
+                q.id, inst.content_hash, dict(inst.params), given, grade.correct, 20.0, "exam",
+                f"exam-{learner}", start + dt.timedelta(minutes=n), picked=_picked_texts(inst, given),
+                shown=shown_record(inst)))
+
+
 def record_class(directory: Path, bank_dir: Path, learners: int = 30, *, xapi_every: int = 3) -> Path:
     """Every learner answers every question once (an exam), is graded against the file's key, and exports:
     every ``xapi_every``-th learner as xAPI statements, the others as progress exports."""
     from study.bank import load_bank
     from study.cli import main
-    from study.quiz.grade import grade_answer
-    from study.quiz.instance import instantiate
-    from study.quiz.session import _picked_texts
-    from study.quiz.shown import shown_record
 
     bank = load_bank(questions=[str(bank_dir)])
     out = directory / "class"
     out.mkdir(parents=True, exist_ok=True)
     for learner in range(learners):
         db = directory / f"learner{learner:02d}.db"
-        with open_store(db, fuzz=False) as store:
-            for n, q in enumerate(bank.questions):
-                inst = instantiate(q, f"s{learner}", as_choice=learner % 2 == 0)
-                given = _answer(inst, learner >= DIFFICULTY[q.id], q.id, learner % 2 == 0)
-                grade = grade_answer(inst, given)
-                store.record_attempt(Attempt(
-                    q.id, inst.content_hash, dict(inst.params), given, grade.correct, 20.0, "exam",
-                    f"exam-{learner}", T0 + dt.timedelta(minutes=n), picked=_picked_texts(inst, given),
-                    shown=shown_record(inst)))
+        record_learner(db, bank, learner)
         xapi = learner % xapi_every == 0
         target = out / f"learner{learner:02d}.{'jsonl' if xapi else 'json'}"
         argv = ["--db", str(db), "export", *(["--format", "xapi", "--actor", f"l{learner}@example.com"]
