@@ -58,7 +58,7 @@ def bank_text(flipped: bool = True) -> str:
     answer: {"false" if flipped else "true"}
 {_COMMON}"""
     numeric = f"""  - id: {NUMERIC_ID}
-    objective: "2.2"
+    objective: "3.1"
     difficulty: 2
     type: numeric
     stem: How many bytes in 8 bits, in B?

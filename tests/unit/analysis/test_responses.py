@@ -108,3 +108,21 @@ def test_a_reliability_figure_the_data_cannot_carry_is_left_out(generated, capsy
     assert "CIC" in out and "left out" in out and "CIC -" not in out
     _, data, _ = analyze_json(capsys, str(class_dir), "--questions", str(bank_dir))
     assert data["reliability_withheld"] is None and data["test"]["cic"] is not None
+
+
+def test_statements_read_from_lrs_pages_give_the_same_response_tables(generated):
+    """`analyze --lrs` reads StatementResult pages: the responses ride in the statements the same way."""
+    from study.analysis.report import analyse
+    from study.analysis.results import load_results, load_results_from_pages
+    from study.bank import load_bank
+
+    bank_dir, class_dir = generated
+    bank = load_bank(questions=[str(bank_dir)])
+    files = sorted(class_dir.glob("*.jsonl"))
+    statements = [json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()]
+    pages = [{"statements": statements[k:k + 7], "more": ""} for k in range(0, len(statements), 7)]
+    from_pages = analyse(load_results_from_pages(pages, "http://127.0.0.1:1/xAPI"), bank, min_responses=5)
+    from_files = analyse(load_results(files), bank, min_responses=5)
+    assert from_pages.learners == len(files) == 10
+    assert from_pages.responses == from_files.responses
+    assert from_pages.responses[FLIP_ID].rows[0].count == sum(n >= DIFFICULTY[FLIP_ID] for n in range(0, 30, 3))
