@@ -333,10 +333,22 @@ def lint(paths: Sequence[Path | str] = (), *, bank: Bank | None = None, with_cal
         for q in questions:
             if q.type == "numeric" or "{=" in q.stem:
                 diags.extend(_calc_findings(q, where))
+        diags = _never_guess(questions, diags, where)
     elif with_calc:
         diags.append(Diagnostic("study", 1, 1, "warning", "calc-unavailable", "the calculator is not available: calc expressions were not checked"))
     n_files = len(wanted) if wanted is not None else len(bank.files)
     return LintResult(tuple(sorted(set(diags))), n_files, len(questions), len(bank.cards))
+
+
+def _never_guess(questions: Sequence[Question], diags: list[Diagnostic], where: _Located) -> list[Diagnostic]:
+    """Catalog ids that name no part or several (once, where written) and exam forms with few options."""
+    from study.bank.lint_catalog import catalog_findings, drop_repeats, exam_form_findings
+
+    found: list[Diagnostic] = []
+    for q in questions:
+        found.extend(catalog_findings(q, where.position))
+        found.extend(exam_form_findings(q, where.position))
+    return drop_repeats(diags, found) + found
 
 
 def format_text(result: LintResult) -> Iterable[str]:
