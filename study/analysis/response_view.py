@@ -38,7 +38,8 @@ def render_responses(analysis: Any, console: "Console", *, flagged_only: bool = 
         table = analysis.responses[q.id]
         regraded = analysis.regraded.get(q.id, 0)
         note = f", {regraded} regraded" if regraded else ""
-        console.print(f"  [bold]{escape(q.id)}[/]  {table.known} responses, thirds of {table.third}{note}",
+        console.print(f"  [bold]{escape(q.id)}[/]  {table.known} responses, top {table.top_size} and bottom "
+                      f"{table.bottom_size} by rest score{note}",
                       highlight=False, soft_wrap=True)
         for row in table.rows:
             mark = "\u2713" if row.correct else " "
@@ -46,8 +47,9 @@ def render_responses(analysis: Any, console: "Console", *, flagged_only: bool = 
             limit = max(20, console.width - 40)
             if len(text) > limit:
                 text = text[: limit - 1] + "\u2026"
-            console.print(f"   {mark} {row.count:4d} {row.share:5.1f}%  top {_third(row.top, table.third):>5}  "
-                          f"bottom {_third(row.bottom, table.third):>5}  {text}", highlight=False, soft_wrap=True)
+            console.print(f"   {mark} {row.count:4d} {row.share:5.1f}%  top {_third(row.top, table.top_size):>5}  "
+                          f"bottom {_third(row.bottom, table.bottom_size):>5}  {text}", highlight=False,
+                          soft_wrap=True)
         if table.hint:
             console.print(f"    [red]{escape(_safe(table.hint, keep_newlines=False))}[/]", highlight=False, soft_wrap=True)
             console.print(f"    key at {escape(_key_place(table.key_location))}", highlight=False, soft_wrap=True)

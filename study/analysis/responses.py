@@ -4,8 +4,10 @@ regraded against the current key, and the hint that names a likely wrong key.
 For each question: every response class (each choice; for numbers the right answer, each distractor's
 mistake, and anything else) with its count and share among the learners whose response is known, and its
 share in the top and bottom thirds of those learners ranked by their *rest score* (their proportion right on
-the other questions they answered, the same rest score the discrimination index uses). A third is
-``n // 3`` learners; ties at its edge fall in the order the learners were read.
+the other questions they answered, the same rest score the discrimination index uses). A third is the
+``n // 3`` learners with the highest (lowest) rest scores *and everyone tied with the last of them*: cutting
+a tie in the order the files were read would make the hint depend on file names, so a group can be larger
+than a third, and its size is reported.
 
 The wrong-key hint: when a wrong response draws more of the top third than the key does, the strongest
 learners disagree with the key. With a flipped true/false key that is exactly what happens, and the
@@ -40,7 +42,8 @@ class ResponseRow:
 @dataclass(frozen=True)
 class ResponseTable:
     known: int  # learners whose first response is known (read from the attempt or statement as shown)
-    third: int  # learners in each of the top and bottom thirds (0: too few ranked learners)
+    top_size: int  # learners in the top third, ties at its edge included (0: too few ranked learners)
+    bottom_size: int
     rows: tuple[ResponseRow, ...]
     hint: str | None  # "the key may be wrong: ...", None when the top third agrees with the key
     key_location: str | None  # file:line of the key in the bank
@@ -48,8 +51,8 @@ class ResponseTable:
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         for row in out["rows"]:
-            row["share_top"] = 100 * row["top"] / self.third if self.third else None
-            row["share_bottom"] = 100 * row["bottom"] / self.third if self.third else None
+            row["share_top"] = 100 * row["top"] / self.top_size if self.top_size else None
+            row["share_bottom"] = 100 * row["bottom"] / self.bottom_size if self.bottom_size else None
         return out
 
 
@@ -82,14 +85,18 @@ def rest_scores(marks: np.ndarray) -> np.ndarray:
     return np.where(answered & (n > 1), rest, np.nan)
 
 
-def _third_rows(column: np.ndarray, rows: list[int]) -> tuple[set[int], set[int], int]:
+def _third_rows(column: np.ndarray, rows: list[int]) -> tuple[set[int], set[int]]:
     ranked = [r for r in rows if not np.isnan(column[r])]
     third = len(ranked) // 3
     if third == 0:
-        return set(), set(), 0
-    # A stable sort: ties keep the order read, so the same files give the same thirds.
-    order = sorted(ranked, key=lambda r: -column[r])
-    return set(order[:third]), set(order[-third:]), third
+        return set(), set()
+    order = sorted(column[r] for r in ranked)
+    low, high = order[third - 1], order[-third]
+    top = {r for r in ranked if column[r] >= high}
+    bottom = {r for r in ranked if column[r] <= low}
+    if top & bottom:  # everyone tied: no one is stronger than anyone else
+        return set(), set()
+    return top, bottom
 
 
 def _hint(question: "Question", buckets: list[Bucket], top: dict[str, int], third: int) -> str | None:
@@ -120,7 +127,7 @@ def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[
         if question is None:
             continue
         answers.sort(key=lambda pair: pair[0])
-        top_rows, bottom_rows, third = _third_rows(rest[:, col], [r for r, _ in answers])
+        top_rows, bottom_rows = _third_rows(rest[:, col], [r for r, _ in answers])
         buckets = buckets_of(question)
         count: dict[str, int] = {}
         top: dict[str, int] = {}
@@ -136,8 +143,9 @@ def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[
         rows = tuple(ResponseRow(b.label if b.key != RIGHT else "right", b.correct, count.get(b.key, 0),
                                  100 * count.get(b.key, 0) / known_n, top.get(b.key, 0), bottom.get(b.key, 0))
                      for b in buckets)
-        hint = _hint(question, buckets, top, third) if known_n >= min_responses else None
-        out[question.id] = ResponseTable(known_n, third, rows, hint, locations.of(question))
+        hint = _hint(question, buckets, top, len(top_rows)) if known_n >= min_responses else None
+        out[question.id] = ResponseTable(known_n, len(top_rows), len(bottom_rows), rows, hint,
+                                         locations.of(question))
     return out
 
 

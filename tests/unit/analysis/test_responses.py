@@ -35,7 +35,7 @@ def test_the_flipped_key_is_named_with_what_the_strongest_chose(generated, capsy
     assert data["learners"] == 30 and code == 1
     q = next(q for q in data["questions"] if q["id"] == FLIP_ID)
     table = q["response_analysis"]
-    assert table["known"] == 30 and table["third"] == 10
+    assert table["known"] == 30 and table["top_size"] == table["bottom_size"] == 10
     rows = _rows(q)
     # Learners 12..29 know the truth (True); the file's key says False.
     assert rows["True"]["count"] == 30 - DIFFICULTY[FLIP_ID] and rows["True"]["correct"] is False
@@ -62,12 +62,20 @@ def test_single_choice_and_numeric_buckets_count_each_answer(generated, capsys):
     hard = _rows(by_id[SINGLE_IDS[3]])  # known by learners 20..29
     assert hard["Right answer 3"]["count"] == 10 and hard["Lure 3"]["count"] == 20
     assert hard["Other wrong 3"]["count"] == 0
-    assert hard["Lure 3"]["bottom"] == 10
-    # The easiest, known by 5..29: the top third (20..29 by rest score) all right; the bottom third is
-    # learners 0..9 (their rest scores are the ten lowest), of whom 0..4 chose the lure.
+    # Bottom: rest scores 1/5 (0..4), 2/5 (5..7), then 3/5 for 8, 9 and 12..14 (who know the same number of
+    # other questions): the tie at the tenth takes all five, thirteen learners, every one on the lure.
+    assert by_id[SINGLE_IDS[3]]["response_analysis"]["bottom_size"] == 13 and hard["Lure 3"]["bottom"] == 13
+    # Learners 10, 11 and 15..29 tie on the rest of the test for it (4 of 5: 10 and 11 get the flipped
+    # key "right"): the top group takes the whole tie, not the ten read first, so the lure (chosen by 10, 11,
+    # 15..19) does not outdraw the key.
+    assert by_id[SINGLE_IDS[3]]["response_analysis"]["top_size"] == 17
+    assert hard["Right answer 3"]["top"] == 10 and hard["Lure 3"]["top"] == 7
+    # The easiest, known by 5..29: the top third all right; the bottom is 0..7 (rest 1/5) and the tie at 2/5
+    # (8, 9, 12..14): thirteen learners, of whom 0..4 chose the lure.
     easy = _rows(by_id[SINGLE_IDS[0]])
-    assert easy["Right answer 0"]["top"] == 10 and easy["Lure 0"]["top"] == 0
-    assert easy["Right answer 0"]["bottom"] == 5 and easy["Lure 0"]["bottom"] == 5
+    assert easy["Right answer 0"]["top"] == by_id[SINGLE_IDS[0]]["response_analysis"]["top_size"]
+    assert easy["Lure 0"]["top"] == 0 and by_id[SINGLE_IDS[0]]["response_analysis"]["bottom_size"] == 13
+    assert easy["Right answer 0"]["bottom"] == 8 and easy["Lure 0"]["bottom"] == 5
     num = _rows(by_id[NUMERIC_ID])  # known by learners 8..29; half typed, half picked in the exam form
     assert num["right"]["count"] == 22 and num["Bits were taken for bytes."]["count"] == 8
     assert num["Multiplied instead of divided."]["count"] == 0 and num["other"]["count"] == 0
