@@ -76,6 +76,26 @@ class _Located:
     def __init__(self) -> None:
         self._docs: dict[str, Any] = {}
 
+    def span(self, q: Question) -> tuple[int, int]:
+        """The first and last line of the question in its file."""
+        assert q.source is not None
+        self.position(q, ())
+        doc = self._docs.get(q.source.path)
+        index = self._index(q, doc) if doc is not None else None
+        if index is None:
+            return q.source.line, q.source.line
+        first, last = doc.span(("questions", index))
+        return first, last
+
+    @staticmethod
+    def _index(q: Question, doc: Any) -> int | None:
+        data = doc.data
+        if isinstance(data, dict) and isinstance(data.get("questions"), list):
+            for i, item in enumerate(data["questions"]):
+                if isinstance(item, dict) and item.get("id") == q.id:
+                    return i
+        return None
+
     def position(self, q: Question, path: tuple[Any, ...], offset: int | None = None) -> tuple[int, int]:
         """Where the value at ``path`` starts, or with ``offset`` where that character of its text is."""
         from study.bank.yamlsafe import parse_yaml
@@ -336,19 +356,31 @@ def lint(paths: Sequence[Path | str] = (), *, bank: Bank | None = None, with_cal
         diags = _never_guess(questions, diags, where)
     elif with_calc:
         diags.append(Diagnostic("study", 1, 1, "warning", "calc-unavailable", "the calculator is not available: calc expressions were not checked"))
+    diags = _accepted(questions, diags, _Located())
     n_files = len(wanted) if wanted is not None else len(bank.files)
     return LintResult(tuple(sorted(set(diags))), n_files, len(questions), len(bank.cards))
 
 
 def _never_guess(questions: Sequence[Question], diags: list[Diagnostic], where: _Located) -> list[Diagnostic]:
     """Catalog ids that name no part or several (once, where written) and exam forms with few options."""
-    from study.bank.lint_catalog import catalog_findings, drop_repeats, exam_form_findings
+    from study.bank.lint_catalog import catalog_findings, drop_repeats, exam_form_findings, without_consequences
 
     found: list[Diagnostic] = []
+    spans: dict[str, tuple[str, int, int]] = {}
     for q in questions:
         found.extend(catalog_findings(q, where.position))
-        found.extend(exam_form_findings(q, where.position))
-    return drop_repeats(diags, found) + found
+        forms = exam_form_findings(q, where.position)
+        if forms and q.source is not None:
+            spans[q.id] = (q.source.path, *where.span(q))
+        found.extend(forms)
+    return drop_repeats(diags, found) + without_consequences(diags, found, spans)
+
+
+def _accepted(questions: Sequence[Question], diags: list[Diagnostic], where: _Located) -> list[Diagnostic]:
+    """The warnings a question accepts with a reason (``accept:``) are not reported."""
+    from study.bank.lint_accept import apply_accepts
+
+    return apply_accepts(questions, diags, where.span)
 
 
 def format_text(result: LintResult) -> Iterable[str]:

@@ -153,6 +153,25 @@ def exam_form_findings(q: Question, position: Position) -> list[Diagnostic]:
                        f"least {MIN_EXAM_OPTIONS - 1} distractors that differ")]
 
 
+# A finding that already says a distractor is dropped from the choice: the missing option is its consequence.
+_DROPS_A_DISTRACTOR = ("distractors-coincide", "distractor-within-tolerance")
+
+
+def without_consequences(diags: Sequence[Diagnostic], found: Sequence[Diagnostic],
+                         spans: dict[str, tuple[str, int, int]]) -> list[Diagnostic]:
+    """``found`` without a few-exam-options warning for a question whose distractor finding explains it."""
+    dropping = [d for d in diags if d.code in _DROPS_A_DISTRACTOR]
+    out = []
+    for d in found:
+        if d.code == "few-exam-options":
+            qid = next((q for q, (p, a, b) in spans.items() if p == d.path and a <= d.line <= b), None)
+            span = spans.get(qid) if qid else None
+            if span and any(x.path == span[0] and span[1] <= x.line <= span[2] for x in dropping):
+                continue
+        out.append(d)
+    return out
+
+
 def drop_repeats(diags: Sequence[Diagnostic], catalog: Sequence[Diagnostic]) -> list[Diagnostic]:
     """The calc errors an unknown id caused at each use, dropped: it is reported once where it is written."""
     unknown = {(d.path, d.message.split(";")[0]) for d in catalog if d.code == "unknown-catalog-id"}

@@ -161,6 +161,14 @@ class Distractor(_Model):
         return self
 
 
+class Accept(_Model):
+    """A lint warning of this question accepted on purpose, with why (``unit-bits-bytes`` on a question that
+    asks for GB/s of a network link deliberately)."""
+
+    code: Text
+    reason: Text
+
+
 QuestionType = Literal["single", "multi", "true_false", "numeric"]
 
 
@@ -181,6 +189,7 @@ class Question(_Model):
     verified: dt.date
     volatile: Flag = False
     tags: list[Text] = Field(default_factory=list)
+    accept: list[Accept] | None = None
     source: SourceRef | None = Field(default=None, exclude=True)
 
     @property
