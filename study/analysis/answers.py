@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 _LETTERS = re.compile(r"^[A-Z](,[A-Z])*$")
@@ -31,14 +31,24 @@ class Response:
 
 
 class Answer(float):
-    """A mark (0..1) that remembers the response it was given for (None when unknown)."""
+    """A mark (0..1) that remembers the record it came from; its :attr:`response` is read from that record
+    only when asked for (a class is 100,000s of attempts, and only first answers are asked)."""
 
-    response: Response | None
+    __slots__ = ("_record", "_read", "_response")
 
-    def __new__(cls, mark: float, response: Response | None) -> "Answer":
+    def __new__(cls, mark: float, record: Any, read: Callable[[Any], Response | None]) -> "Answer":
         self = super().__new__(cls, mark)
-        self.response = response
+        self._record, self._read, self._response = record, read, _UNREAD
         return self
+
+    @property
+    def response(self) -> Response | None:
+        if self._response is _UNREAD:
+            self._response = self._read(self._record)
+        return self._response
+
+
+_UNREAD: Any = object()
 
 
 def response_of(a: Mapping[str, Any]) -> Response | None:
@@ -48,9 +58,9 @@ def response_of(a: Mapping[str, Any]) -> Response | None:
     given = str(a.get("given") or "").strip()
     if not given:
         return None
-    shown = a.get("shown") if isinstance(a.get("shown"), Mapping) else None
+    shown = a.get("shown") if isinstance(a.get("shown"), dict) else None
     kind = str(shown.get("type")) if shown and shown.get("type") else None
-    params = a.get("params") if isinstance(a.get("params"), Mapping) else {}
+    params = a.get("params") if isinstance(a.get("params"), dict) else {}
     stem = str(shown.get("stem")) if shown and isinstance(shown.get("stem"), str) else None
     picked = tuple(str(t) for t in a.get("picked") or () if isinstance(t, str))
     if kind == "true_false" or kind is None and given in ("T", "F") and not picked:
@@ -59,7 +69,7 @@ def response_of(a: Mapping[str, Any]) -> Response | None:
     if picked:
         return Response(picked, None, params, stem, kind)
     if _LETTERS.match(given):
-        choices = [c for c in (shown.get("choices") or ()) if isinstance(c, Mapping)] if shown else []
+        choices = [c for c in (shown.get("choices") or ()) if isinstance(c, dict)] if shown else []
         indices = [ord(x) - ord("A") for x in given.split(",")]
         if choices and all(0 <= i < len(choices) for i in indices):
             return Response(tuple(str(choices[i].get("text")) for i in indices), None, params, stem, kind)

@@ -183,7 +183,7 @@ def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
     )):
         raise _bad_attempt(attempts, label)
     times = _sortable(times, f"{label}: attempt")
-    marks = [Answer(1.0 if c else 0.0, response_of(a)) for c, a in zip(correct, attempts)]
+    marks = [Answer(1.0 if c else 0.0, a, response_of) for c, a in zip(correct, attempts)]
     try:
         uids: list[str] | None = list(map(str, [a["uid"] for a in attempts]))
     except KeyError:  # a hand-made file: no way to tell a copy
@@ -416,7 +416,7 @@ def _read_xapi(text: str, label: str, mode: str, actors: _XapiActors, parsed: An
         oid = obj.get("id") if isinstance(obj, dict) else None
         if not isinstance(oid, str) or not _question_id(oid):
             raise ResultsError(f"{where}: the object has no id")
-        mark = Answer(_xapi_mark(result, where), response_of_statement(st))
+        mark = Answer(_xapi_mark(result, where), st, response_of_statement)
         sid = st.get("id")
         ids = file.ids.setdefault(actor, set())
         if isinstance(sid, str):
