@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "preview",
     "new",
     "analyze",
+    "regrade",
     "stats",
     "settings",
     "plan",

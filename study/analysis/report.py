@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from study.analysis.learner_reports import by_question, render_reports
+from study.analysis.rekey import Keys
+from study.analysis.response_view import render_responses
+from study.analysis.responses import ResponseTable, regrade_marks, response_tables
 from study.analysis.results import Responses
 from study.analysis.stats import ItemArrays, QuizFigures, item_statistics, quiz_statistics
 
@@ -29,7 +32,14 @@ FLAG_NEGATIVE = "negative discrimination"
 FLAG_HARD = "facility under 5%"
 FLAG_EASY = "facility over 95%"
 FLAG_FEW = "too few responses"
-_SHORT = {FLAG_NEGATIVE: "discr<0", FLAG_HARD: "facil<5%", FLAG_EASY: "facil>95%", FLAG_FEW: "few"}
+FLAG_KEY = "key may be wrong"
+_SHORT = {FLAG_NEGATIVE: "discr<0", FLAG_HARD: "facil<5%", FLAG_EASY: "facil>95%", FLAG_FEW: "few",
+          FLAG_KEY: "key?"}
+# CIC, error ratio and standard error rest on every question's variance and its covariance with the rest of
+# the test: with most questions answered by a handful of learners they are noise (Moodle computes them from
+# complete attempts of one fixed quiz). Our rule: shown only when at least this share of the questions
+# counted has ``min_responses`` first answers or more, and the class has at least that many learners.
+RELIABLE_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,9 @@ class Analysis:
     skipped: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()  # learners merged or likely mixed up (the command prints them on stderr)
     reports: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)  # by question id
+    responses: dict[str, ResponseTable] = field(default_factory=dict)  # by question id
+    regraded: dict[str, int] = field(default_factory=dict)  # question id -> marks the current key changed
+    reliability_withheld: str | None = None  # why CIC, error ratio and standard error are not shown
 
     @property
     def flagged(self) -> tuple[QuestionReport, ...]:
@@ -79,13 +92,32 @@ class Analysis:
             "learners": self.learners,
             "files": self.files,
             "answers": self.answers,
-            "test": {k: _num(v) for k, v in asdict(self.test).items()},
-            "questions": [{**asdict(q), "flags": list(q.flags), "reports": list(self.reports.get(q.id, ()))}
+            "test": {k: None if self.reliability_withheld and k in _RELIABILITY else _num(v)
+                     for k, v in asdict(self.test).items()},
+            "reliability_withheld": self.reliability_withheld,
+            "regraded": dict(self.regraded),
+            "questions": [{**asdict(q), "flags": list(q.flags), "reports": list(self.reports.get(q.id, ())),
+                           "response_analysis": self.responses[q.id].to_dict() if q.id in self.responses else None,
+                           "regraded": self.regraded.get(q.id, 0)}
                           for q in self.questions],
             "skipped": list(self.skipped),
             "warnings": list(self.warnings),
             "reports": {q: list(rs) for q, rs in self.reports.items()},
         }
+
+
+_RELIABILITY = ("cic", "error_ratio", "standard_error")
+
+
+def reliability_withheld(answered: np.ndarray, learners: int, min_responses: int) -> str | None:
+    """Why the data cannot carry a reliability figure (see ``RELIABLE_SHARE``), None when it can."""
+    enough = int((answered >= min_responses).sum())
+    total = len(answered)
+    if total and learners >= min_responses and enough >= RELIABLE_SHARE * total:
+        return None
+    return (f"CIC, error ratio and standard error left out: {enough} of {total} questions have "
+            f"{min_responses} or more first answers and {learners} learner(s) answered; they need "
+            f"{RELIABLE_SHARE:.0%} of the questions and {min_responses} learners at least")
 
 
 def _num(value: Any) -> Any:
@@ -131,9 +163,14 @@ def _flags(responses: int, facility: float, discrimination: float, min_responses
 
 def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "all",
             min_responses: int = MIN_RESPONSES) -> Analysis:
-    items: ItemArrays = item_statistics(responses.marks)
-    test = quiz_statistics(responses.marks)
     known = {q.id: q for q in bank.questions} if bank is not None else {}
+    keys = Keys()
+    # Every response is graded against the current key: a fixed key changes the figures at once.
+    marks, regraded = regrade_marks(responses.marks, responses.questions, responses.given, known, keys)
+    items: ItemArrays = item_statistics(marks)
+    test = quiz_statistics(marks)
+    tables = response_tables(marks, responses.questions, responses.given, known, keys,
+                             min_responses=min_responses)
     rows = []
     for j, qid in enumerate(responses.questions):
         q = known.get(qid)
@@ -151,7 +188,8 @@ def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "al
             intended_weight=_num(items.intended_weight[j]),
             effective_weight=_num(items.effective_weight[j]),
             random_guess=random_guess_score(q, mode) if q is not None else None,
-            flags=_flags(int(items.responses[j]), fac, disc, min_responses),
+            flags=_flags(int(items.responses[j]), fac, disc, min_responses)
+            + ((FLAG_KEY,) if qid in tables and tables[qid].hint else ()),
         ))
     order = {q.id: n for n, q in enumerate(bank.questions)} if bank is not None else {}
 
@@ -170,6 +208,9 @@ def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "al
         skipped=responses.skipped,
         warnings=responses.warnings,
         reports=by_question(responses.reports),
+        responses=tables,
+        regraded=regraded,
+        reliability_withheld=reliability_withheld(items.responses, len(responses.learners), min_responses),
     )
 
 
@@ -208,9 +249,10 @@ def _table(rows: Sequence[QuestionReport], width: int) -> Any:
     folded id reads as two questions."""
     from rich.table import Table
 
-    headers = ("n", "facil", "SD", "discr", "effic", "guess", "flags")
+    headers = ("n", "facil", "SD", "discr", "effic", "guess", "iw", "ew", "flags")
     cells = [(str(q.responses), _fmt(q.facility, 1, "%"), _fmt(q.sd, 0, "%"), _fmt(q.discrimination, 0),
               _fmt(q.discriminative_efficiency, 0, "%"), _fmt(q.random_guess, 0, "%"),
+              _fmt(q.intended_weight, 0, "%"), _fmt(q.effective_weight, 0, "%"),
               " ".join(_SHORT[f] for f in q.flags)) for q in rows]
     widths = [max(len(h), *(len(c[k]) for c in cells)) for k, h in enumerate(headers)]
     # One space between columns; the mark column is one wide.
@@ -245,10 +287,17 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
         f"Scores       mean {_fmt(t.mean, 1, '%')}  median {_fmt(t.median, 1, '%')}  SD {_fmt(t.sd, 1, '%')}  "
         f"skewness {_fmt(t.skewness, 2)}  kurtosis {_fmt(t.kurtosis, 2)}", highlight=False,
     )
-    console.print(
-        f"Reliability  CIC {_fmt(t.cic, 1, '%')}{'' if t.complete else ' (pairwise)'}  error ratio "
-        f"{_fmt(t.error_ratio, 1, '%')}  standard error {_fmt(t.standard_error, 1, '%')}", highlight=False,
-    )
+    if analysis.reliability_withheld:
+        console.print(f"Reliability  {analysis.reliability_withheld}", highlight=False, soft_wrap=False)
+    else:
+        console.print(
+            f"Reliability  CIC {_fmt(t.cic, 1, '%')}{'' if t.complete else ' (pairwise)'}  error ratio "
+            f"{_fmt(t.error_ratio, 1, '%')}  standard error {_fmt(t.standard_error, 1, '%')}", highlight=False,
+        )
+    if analysis.regraded:
+        changed = sum(analysis.regraded.values())
+        console.print(f"Regraded     {changed} answer(s) of {len(analysis.regraded)} question(s) marked again "
+                      "against the current key", highlight=False)
     rows = analysis.flagged if flagged_only else analysis.questions
     if rows:
         console.print(_table(rows, console.width), highlight=False)
@@ -270,12 +319,14 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
             console.print(f"  {q.id}: {', '.join(q.flags)}", highlight=False, soft_wrap=True)
             console.print(f"    {shown.get(q.id, 'not in the question bank')}", highlight=False, soft_wrap=True)
     render_reports(analysis, console)
+    render_responses(analysis, console, flagged_only=flagged_only)
     few = sum(FLAG_FEW in q.flags for q in analysis.questions)
     if few:
         console.print(f"{few} question(s) have fewer than {analysis.min_responses} first answers: "
                       "too few to judge (figures shown, no other flag raised).")
     console.print("[dim]facil = facility index (mean mark), discr = discrimination index (item-rest correlation x "
-                  "100), effic = discriminative efficiency, guess = random guess score."
+                  "100), effic = discriminative efficiency, guess = random guess score, iw / ew = intended / effective "
+                  "weight."
                   + ("" if t.complete else " Learners answered different questions: each figure uses those who "
                      "answered; CIC from pairwise covariances.") + "[/]")
     for note in analysis.skipped:

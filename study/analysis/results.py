@@ -40,7 +40,9 @@ from urllib.parse import unquote
 
 import numpy as np
 
+from study.analysis.answers import Answer, Response, response_of, response_of_statement
 from study.analysis.learner_reports import reports_of_export
+from study.analysis.merge import same_store_groups
 from study.inputs import MAX_JSON_INPUT, InputFileError, parse_json, raw_decode_json, read_bounded
 
 PROGRESS_FORMAT = "study-progress"
@@ -68,6 +70,7 @@ class Responses:
     skipped: tuple[str, ...] = field(default=())  # files passed over, each "path: why"
     warnings: tuple[str, ...] = field(default=())  # learners merged or likely mixed up, pages not read
     reports: tuple[dict[str, Any], ...] = field(default=())  # learners' reports of problems, from exports
+    given: Mapping[tuple[int, int], Response] = field(default_factory=dict)  # (l, q): the first answer's response
 
 
 @dataclass
@@ -207,7 +210,7 @@ def _progress_export(data: dict[str, Any], label: str, mode: str) -> _Export:
     )):
         raise _bad_attempt(attempts, label)
     times = _sortable(times, f"{label}: attempt")
-    marks = [1.0 if c else 0.0 for c in correct]
+    marks = [Answer(1.0 if c else 0.0, a, response_of) for c, a in zip(correct, attempts)]
     try:
         uids: list[str] | None = list(map(str, [a["uid"] for a in attempts]))
     except KeyError:  # a hand-made file: no way to tell a copy
@@ -230,46 +233,9 @@ _LEARNER_IN_SETTINGS = re.compile(r'"learner_id":\s{0,8}"([A-Za-z0-9]{6,64})"')
 _ACTOR_LEARNER = re.compile(r"-([A-Za-z0-9]{6,64})")
 
 
-def _same_store_groups(exports: list[_Export]) -> list[list[int]]:
-    """Exports grouped by shared attempt uids (transitively): each group is one store, so one learner."""
-    parent = list(range(len(exports)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    # A class is 100,000s of attempts and usually no file shares one: a set of every uid finds that at one
-    # insert per attempt; which file holds each uid is recorded only once a file brings a uid already seen.
-    seen: set[str] = set()
-    owner: dict[str, int] | None = None
-    for i, ex in enumerate(exports):
-        if not ex.uids:
-            continue
-        if owner is None:
-            before = len(seen)
-            seen.update(ex.uids)
-            if len(seen) - before == len(ex.uids):
-                continue
-            owner = {}
-            for j in range(i):
-                owner.update(dict.fromkeys(exports[j].uids or (), j))
-            seen.clear()
-        mine = set(ex.uids)
-        shared = owner.keys() & mine
-        for uid in shared:
-            parent[root(i)] = root(owner[uid])
-        owner.update(dict.fromkeys(mine - shared, i))
-    groups: dict[int, list[int]] = {}
-    for i in range(len(exports)):
-        groups.setdefault(root(i), []).append(i)
-    return sorted(groups.values())
-
-
 def _merge_exports(exports: list[_Export], warnings: list[str]) -> list[_Learner]:
     learners = []
-    for group in _same_store_groups(exports):
+    for group in same_store_groups(exports):
         if len(group) == 1:
             ex = exports[group[0]]
             learners.append(_Learner(ex.label, first_marks(ex.times, ex.qids, ex.marks), ex.read))
@@ -479,7 +445,7 @@ def _read_xapi(text: str, label: str, mode: str, actors: _XapiActors, parsed: An
         oid = obj.get("id") if isinstance(obj, dict) else None
         if not isinstance(oid, str) or not _question_id(oid):
             raise ResultsError(f"{where}: the object has no id")
-        mark = _xapi_mark(result, where)
+        mark = Answer(_xapi_mark(result, where), st, response_of_statement)
         sid = st.get("id")
         ids = file.ids.setdefault(actor, set())
         if isinstance(sid, str):
@@ -651,6 +617,7 @@ def _matrix(learners: list[_Learner], n_files: int, skipped: list[str], warnings
     vals = [m for lr in kept for m in lr.first.values()]
     if rows:
         marks[rows, cols] = vals
+    given = {(r, c): v.response for r, c, v in zip(rows, cols, vals) if getattr(v, "response", None) is not None}
     return Responses(
         learners=tuple(lr.label for lr in kept),
         questions=tuple(questions),
@@ -659,4 +626,5 @@ def _matrix(learners: list[_Learner], n_files: int, skipped: list[str], warnings
         answers=sum(lr.answers for lr in learners),
         skipped=tuple(skipped),
         warnings=tuple(warnings),
+        given=given,
     )

@@ -96,6 +96,22 @@ def _ids_in(text: str) -> list[str]:
     return [str(i["id"]) for i in items or () if isinstance(i, dict) and i.get("id") is not None]
 
 
+def _series_of(text: str, objective: str, topic: str | None) -> list[str]:
+    """The ids of the file's questions on the same topic (when given) or objective: the series a new one
+    continues. A file often holds several topics; naming a monitoring question after the file's first DPU
+    question would make the id lie about what it asks."""
+    from study.bank.yamlsafe import parse_yaml
+
+    doc = parse_yaml(text)
+    items = doc.data.get("questions") if isinstance(doc.data, dict) else None
+    items = [i for i in items or () if isinstance(i, dict) and i.get("id") is not None]
+    if topic:
+        same = [str(i["id"]) for i in items if str(i.get("topic") or "") == topic]
+        if same:
+            return same
+    return [str(i["id"]) for i in items if str(i.get("objective") or "") == objective]
+
+
 def fresh_id(bank_ids: Iterable[str], file_ids: list[str], fallback_prefix: str, domain: str | None = None) -> str:
     """The next id in the file's own series (``prefix-NN``), unused anywhere in the bank or the file.
 
@@ -213,15 +229,25 @@ def plan(
     """The skeleton's content for ``target``: a fresh id in the file's series, and the objective's details."""
     obj = bank.blueprint.objective(objective)
     file_ids: list[str] = []
+    series: list[str] = []
     if target.is_file():
         try:
-            file_ids = _ids_in(target.read_text(encoding="utf-8"))
+            text = target.read_text(encoding="utf-8")
+            file_ids, series = _ids_in(text), _series_of(text, objective, topic)
         except (OSError, UnicodeDecodeError):
             file_ids = []
-    stem = slugify(target.stem) or "question"
     domain = objective.split(".")[0]
+    # No question of this topic or objective in the file yet: the topic names the series, else the file
+    # when it is new or holds no other series, else the objective.
+    if topic:
+        stem = slugify(topic)
+    elif not file_ids:
+        stem = slugify(target.stem) or "question"
+    else:
+        stem = f"objective-{objective.replace('.', '-')}"
     fallback = stem if re.match(rf"^d{domain}-", stem) else f"d{domain}-{stem}"
-    qid = fresh_id((q.id for q in bank.questions), file_ids, fallback, domain)
+    taken = [q.id for q in bank.questions] + file_ids
+    qid = fresh_id(taken, series, fallback, domain)
     return SkeletonSpec(
         qtype=qtype,
         qid=qid,

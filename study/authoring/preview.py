@@ -179,6 +179,16 @@ def question_lines(view: QuestionView) -> Iterator[Line]:
     yield Line("note", "")
 
 
+def worked_steps(inst: Any) -> list[str]:
+    """The derivation, ending in the answer's unit: a calculator states its outcome in the unit that reads
+    best (25.3 min), which beside "Right answer: 1,516 s" looks like another number."""
+    steps = list(inst.derivation)
+    key = inst.numeric
+    if steps and key is not None and not steps[-1].rstrip().endswith(key.display):
+        steps.append(f"in the answer's unit ({key.unit}): {key.display}")
+    return steps
+
+
 def _instance_lines(q: Question, iv: InstanceView, n: int, total: int) -> Iterator[Line]:
     inst = iv.instance
     if q.is_templated:
@@ -196,7 +206,7 @@ def _instance_lines(q: Question, iv: InstanceView, n: int, total: int) -> Iterat
                 yield Line("right" if opt.correct else "wrong", f"  {label}) {'right' if opt.correct else 'wrong'}: {plain_text(opt.why)}")
     if inst.derivation:
         yield Line("meta", "Worked:")
-        for step in inst.derivation:
+        for step in worked_steps(inst):
             yield Line("step", f"  {step}")
     if iv.distractors:
         yield Line("meta", "Distractors:")
@@ -227,7 +237,7 @@ def question_json(view: QuestionView) -> dict[str, Any]:
                 "learner_text": iv.learner_text,
                 "expected": iv.instance.expected_display,
                 "accepted": iv.accepted or None,
-                "derivation": list(iv.instance.derivation),
+                "derivation": worked_steps(iv.instance),
                 "options": [{"label": lab, "text": o.text, "correct": o.correct, "why": o.why}
                             for lab, o in zip(iv.instance.labels, iv.instance.options)],
                 "distractors": [{"value": d.value, "display": d.display, "why": d.why, "offered": d.offered,

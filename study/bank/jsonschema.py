@@ -20,8 +20,31 @@ def _strip_internal(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+def _plain_scalars_as_text(schema: dict[str, Any]) -> None:
+    """The loader reads a plain scalar under a text key as its text (``tolerance: 0`` is "0", ``why: yes``
+    is "yes"), where a YAML or JSON reader sees a number, a boolean or null: the schema accepts those there
+    too, so lint and the schema agree on every field (the text rules themselves stay lint's)."""
+    from study.bank.yamlsafe import PROSE_KEYS, RAW_TEXT_KEYS
+
+    amounts = {"id", "topic", "tolerance"}  # no sign: their text patterns start with a digit or a letter
+    for target in (schema, *schema.get("$defs", {}).values()):
+        props = target.get("properties", {})
+        for key in (RAW_TEXT_KEYS | PROSE_KEYS) - {"objective"}:
+            if key not in props:
+                continue
+            if key in amounts:
+                other: dict[str, Any] = {"type": "number", "minimum": 0}
+            elif key == "unit":
+                other = {"type": "number"}
+            else:
+                other = {"type": ["number", "boolean", "null"]}
+            props[key] = {"anyOf": [props[key], other], "description": props[key].get("description", "")
+                          or f"{key}: text; a plain number or word is read as its text"}
+
+
 def questions_schema() -> dict[str, Any]:
     q = _strip_internal(Question.model_json_schema())
+    _plain_scalars_as_text(q)
     defs = q.pop("$defs", {})
     # YAML writers often leave objectives unquoted (2.1); the loader reads them as written.
     q["properties"]["objective"] = {

@@ -76,6 +76,26 @@ class _Located:
     def __init__(self) -> None:
         self._docs: dict[str, Any] = {}
 
+    def span(self, q: Question) -> tuple[int, int]:
+        """The first and last line of the question in its file."""
+        assert q.source is not None
+        self.position(q, ())
+        doc = self._docs.get(q.source.path)
+        index = self._index(q, doc) if doc is not None else None
+        if index is None:
+            return q.source.line, q.source.line
+        first, last = doc.span(("questions", index))
+        return first, last
+
+    @staticmethod
+    def _index(q: Question, doc: Any) -> int | None:
+        data = doc.data
+        if isinstance(data, dict) and isinstance(data.get("questions"), list):
+            for i, item in enumerate(data["questions"]):
+                if isinstance(item, dict) and item.get("id") == q.id:
+                    return i
+        return None
+
     def position(self, q: Question, path: tuple[Any, ...], offset: int | None = None) -> tuple[int, int]:
         """Where the value at ``path`` starts, or with ``offset`` where that character of its text is."""
         from study.bank.yamlsafe import parse_yaml
@@ -333,6 +353,7 @@ def lint(paths: Sequence[Path | str] = (), *, bank: Bank | None = None, with_cal
         for q in questions:
             if q.type == "numeric" or "{=" in q.stem:
                 diags.extend(_calc_findings(q, where))
+        diags = _never_guess(questions, diags, where)
     elif with_calc:
         diags.append(Diagnostic("study", 1, 1, "warning", "calc-unavailable", "the calculator is not available: calc expressions were not checked"))
     diags.extend(_control_findings(questions, bank, wanted))
@@ -396,6 +417,21 @@ def _control_findings(questions: Sequence[Question], bank: Bank, wanted: set[str
                                       f"{shown(row[col - 1])}: control and bidi characters are not allowed in card "
                                       "text (they act on the terminal)"))
     return out
+
+
+def _never_guess(questions: Sequence[Question], diags: list[Diagnostic], where: _Located) -> list[Diagnostic]:
+    """Catalog ids that name no part or several (once, where written) and exam forms with few options."""
+    from study.bank.lint_catalog import catalog_findings, drop_repeats, exam_form_findings, without_consequences
+
+    found: list[Diagnostic] = []
+    spans: dict[str, tuple[str, int, int]] = {}
+    for q in questions:
+        found.extend(catalog_findings(q, where.position))
+        forms = exam_form_findings(q, where.position)
+        if forms and q.source is not None:
+            spans[q.id] = (q.source.path, *where.span(q))
+        found.extend(forms)
+    return drop_repeats(diags, found) + without_consequences(diags, found, spans)
 
 
 def format_text(result: LintResult) -> Iterable[str]:

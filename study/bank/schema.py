@@ -161,6 +161,14 @@ class Distractor(_Model):
         return self
 
 
+class Accept(_Model):
+    """A lint warning of this question accepted on purpose, with why (``unit-bits-bytes`` on a question that
+    asks for GB/s of a network link deliberately)."""
+
+    code: Text
+    reason: Text
+
+
 QuestionType = Literal["single", "multi", "true_false", "numeric"]
 
 

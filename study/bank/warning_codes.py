@@ -26,6 +26,8 @@ CALC_WARNING_CODES = (
     "tolerance-too-loose",
     "distractors-coincide",
     "unused-parameter",
+    # study.bank.lint_catalog: a numeric question whose exam form would offer fewer than 4 options.
+    "few-exam-options",
 )
 
 ACCEPTABLE_CODES: frozenset[str] = frozenset(ITEM_FLAW_CODES + CALC_WARNING_CODES)

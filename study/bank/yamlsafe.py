@@ -338,6 +338,53 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
+_BLOCK_HEADER = re.compile(r"^(\s*)(?:-\s+)?([^\s#'\"][^:#]*?):\s*[|>][-+0-9]*\s*(?:#.*)?$")
+
+
+def _block_scalar_line(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, str] | None:
+    """A line dedented out of a ``key: |`` block: YAML ends the block there and reads the line as a key
+    without a colon ("could not find expected ':'", reported on the line after). The 0-based line of the
+    dedented text and the hint, or None."""
+    ctx = exc.context_mark
+    if ctx is None or "could not find expected ':'" not in (exc.problem or ""):
+        return None
+    rows = text.splitlines()
+    if not 0 <= ctx.line < len(rows):
+        return None
+    here = _indent(rows[ctx.line])
+    for n in range(ctx.line - 1, -1, -1):
+        row = rows[n]
+        if not row.strip():
+            continue
+        header = _BLOCK_HEADER.match(row)
+        if header:
+            body = [r for r in rows[n + 1:ctx.line] if r.strip()]
+            width = min((_indent(r) for r in body), default=_indent(row) + 2)
+            if here < width:
+                return ctx.line, (f"this line is indented {here} spaces, less than the text of {header.group(2).strip()!r}"
+                                  f" (a '|' or '>' block from line {n + 1}, indented {width}): YAML ends the text "
+                                  f"above it; indent it to {width} like the rest of the text")
+            return None
+        if _indent(row) < here or (_indent(row) == here and _KEY_RE.match(row)):
+            return None  # another key or item at this level: not inside a block
+    return None
+
+
+def _item_hint(rows: list[str], line: int) -> str | None:
+    """A list item (``- text: ...``) dedented from the items above it: name where its siblings are."""
+    row = rows[line]
+    here = _indent(row)
+    for above in reversed(rows[:line]):
+        if not above.strip() or above.lstrip().startswith("#"):
+            continue
+        if above.lstrip().startswith("- ") and _indent(above) > here:
+            return (f"this item is indented {here} spaces, but the items of the list above are at {_indent(above)}: "
+                    f"indent it to {_indent(above)} like them")
+        if _indent(above) <= here:
+            return None
+    return None
+
+
 def _syntax_hint(text: str, exc: yaml.MarkedYAMLError) -> str | None:
     """What an author most likely got wrong, for the two parser complaints that say nothing useful:
     a line indented unlike its siblings, and text with ': ' in it that YAML takes for a new key."""
@@ -366,6 +413,8 @@ def _syntax_hint(text: str, exc: yaml.MarkedYAMLError) -> str | None:
     above = next((r for r in reversed(rows[:mark.line]) if r.strip() and not r.lstrip().startswith("#")), None)
     ctx = exc.context_mark
     what = "item" if row.lstrip().startswith("-") else "key"
+    if what == "item" and (item := _item_hint(rows, mark.line)):
+        return item
     if ctx is not None and ctx.line < mark.line and here != ctx.column and rows[ctx.line].strip():
         return (f"this {what} is indented {here} spaces, but the list or mapping it continues (from line "
                 f"{ctx.line + 1}) is at {ctx.column}: indent it like its siblings")
@@ -408,6 +457,11 @@ def parse_yaml(text: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         line, col = _mark_position(exc)
         problem = exc.problem or str(exc)
+        dedented = _block_scalar_line(text, exc)
+        if dedented is not None:
+            column = _indent(text.splitlines()[dedented[0]]) + 1
+            return Document(None, None, [Finding(dedented[0] + 1, column, "error", "yaml-syntax",
+                                                 f"{dedented[1]} (YAML: {problem})")], fatal=True)
         context = ""
         if exc.context:
             started = f" started at line {exc.context_mark.line + 1}" if exc.context_mark else ""

@@ -157,6 +157,23 @@ class Catalog:
         hint = f"; did you mean {', '.join(ids)}?" if ids else f"; try `study calc {kind}s`"
         raise CatalogError(f"unknown {kind} {key!r}{hint}")
 
+    def ambiguous(self, kind: str, key: str) -> list[str]:
+        """The parts ``key`` could mean when it names more than one, else ``[]``.
+
+        ``h100`` resolves to the H100 SXM (an alias), but the PCIe card and the NVL match it too; a lint
+        that accepted it would give an author who meant the PCIe card the wrong figures. A key is ambiguous
+        when it is not an id itself and each of its words starts a word of two or more ids (``a100 80gb``:
+        the SXM and the PCIe 80 GB)."""
+        table = {"gpu": self.gpus, "model": self.models, "link": self.links}[kind]
+        if key in table or normalize(key) in {normalize(i) for i in table}:
+            return []
+        words = [w for w in _NORM.split(key.strip().lower()) if w]
+        if not words:
+            return []
+        hits = [i for i in table
+                if all(any(part.startswith(w) for part in _NORM.split(i.lower())) for w in words)]
+        return hits if len(hits) > 1 else []
+
     def gpu(self, key: str) -> GPU:
         return self._find("gpu", key)
 

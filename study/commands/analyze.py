@@ -14,7 +14,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "`study export --format xapi`; a directory means every such file in it) and computes Moodle's quiz "
         "statistics from each learner's first answer to each question: facility, SD, discrimination index, "
         "discriminative efficiency per question; mean, median, SD, skewness, kurtosis, Cronbach's alpha, "
-        "error ratio and standard error for the test. Flags negative discrimination, facility under 5% or "
+        "error ratio and standard error for the test (left out, with why, when too few questions have enough "
+        "answers). Every response is graded against the current key (each answer keeps what was shown and "
+        "picked), and for each question it shows which answer the learners chose, in all and in the top and "
+        "bottom thirds by rest score, naming a likely wrong key (\"the strongest learners chose ...\") with "
+        "the file:line of the key. Flags negative discrimination, facility under 5% or "
         "over 95%, and questions with too few answers to judge; exits 1 when a question looks broken (too "
         "few answers alone is not a finding). One export file is one learner, except: "
         "progress exports sharing attempts (backups of one store) are merged into one learner; xAPI "
@@ -42,6 +46,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="questions with fewer first answers are reported as too few to judge (default 10)")
     p.add_argument("--flagged", action="store_true", help="list only the questions flagged")
     p.add_argument("--json", action="store_true", help="print every figure as JSON")
+    p.add_argument("--csv", metavar="FILE",
+                   help="also write the figures as CSV for a spreadsheet: one row per question (per learner with "
+                   "--by-learner); '-' writes it to standard output instead of the report")
+    p.add_argument("--by-learner", action="store_true",
+                   help="a gradebook: each learner's score, questions answered, and score per domain")
+    p.add_argument("--group", metavar="NAME", help="only the learners of this group (see --groups)")
+    p.add_argument("--groups", metavar="FILE",
+                   help="JSON file mapping group names to learners: {\"group\": [\"alice@example.com\", "
+                   "\"class/bob.json\"]} (xAPI actors or progress export files)")
     add_bank_options(p, ", for locations and guess scores")
     p.set_defaults(func=run)
 
@@ -64,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either RESULTS files or --lrs URL")
     if args.since and not args.lrs:
         raise UsageError("--since goes with --lrs")
+    if bool(args.group) != bool(args.groups):
+        raise UsageError("--group NAME and --groups FILE go together")
     try:
         if args.lrs:
             responses = _from_lrs(args)
@@ -71,11 +86,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             responses = load_results(args.results, args.mode)
             where = ", ".join(args.results)
+        if args.group:
+            from study.analysis.groups import only_group, read_groups
+
+            responses = only_group(responses, read_groups(args.groups), args.group, args.groups)
     except ResultsError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
     if not responses.learners:
         scope = "" if args.mode == "all" else f" in {args.mode} mode"
+        scope += f" from group {args.group}" if args.group else ""
         print(f"study: error: no answers{scope} in {where}", file=sys.stderr)
         return 1
     for warning in responses.warnings:
@@ -92,8 +112,36 @@ def run(args: argparse.Namespace) -> int:
     analysis = analyse(responses, bank, mode=args.mode, min_responses=min_responses)
     # A question that looks broken is a finding, as a lint error is: exit 1, so a CI job notices.
     findings = 1 if analysis.broken else 0
+    book = None
+    if args.by_learner:
+        from study.analysis.gradebook import gradebook
+
+        book = gradebook(responses, bank)
+    if args.csv:
+        from study.analysis.csv_out import learners_csv, questions_csv
+
+        text = learners_csv(book) if book is not None else questions_csv(analysis)
+        if args.csv == "-":
+            sys.stdout.write(text)
+            return findings
+        try:
+            with open(args.csv, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as exc:
+            print(f"study: error: cannot write {args.csv}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     if args.json:
-        print(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))
+        data = analysis.to_dict()
+        if book is not None:
+            data["learners_table"] = [row.to_dict() for row in book]
+        print(json.dumps(data, indent=1, ensure_ascii=False))
+        return findings
+    if book is not None:
+        from rich.console import Console
+
+        from study.analysis.gradebook import render_gradebook
+
+        render_gradebook(book, Console())
         return findings
     from pathlib import Path
 

@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         result = f.func(**kwargs)
     except (CalcError, CatalogError) as exc:
         raise UsageError(f"calc {f.name}: {exc}") from None
+    _say_which_part(kwargs)
     if ns.json:
         import json
 
@@ -74,6 +75,29 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_result(f, result)
     return 0
+
+
+def _say_which_part(kwargs: dict[str, Any]) -> None:
+    """The CLI keeps its forgiving spelling (``--gpu h100``) but says which part it took, on stderr, so a
+    reader who meant the PCIe card sees at once that the SXM figures were used."""
+    import sys
+
+    from study.calc import CatalogError, catalog
+
+    cat = catalog()
+    for kind in ("gpu", "model", "link"):
+        key = kwargs.get(kind)
+        if not isinstance(key, str):
+            continue
+        candidates = cat.ambiguous(kind, key)
+        if not candidates:
+            continue
+        try:
+            chosen = cat._find(kind, key)
+        except CatalogError:
+            continue
+        print(f"study: note: {kind} {key!r} could be {', '.join(candidates)}; using {chosen.id} "
+              f"({getattr(chosen, 'name', chosen.id)})", file=sys.stderr)
 
 
 def _function_parser(f: Any) -> Any:

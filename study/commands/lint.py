@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from study.text import count
 
@@ -17,7 +18,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print findings as JSON")
     p.add_argument("--strict", action="store_true", help="warnings also make the exit code 1")
     p.add_argument("--no-calc", action="store_true", help="skip evaluating calc expressions (faster)")
+    from study.commands import add_bank_options
+
+    add_bank_options(p, ", linted alone as the bank it replaces the built-in one with (PATHs are linted with the built-in bank)")
     p.set_defaults(func=run)
+
+
+def _lint_bank_alone(args: argparse.Namespace):
+    """A bank used with ``--questions DIR`` replaces the built-in one, so it is linted alone: its copies of
+    built-in questions are not duplicates of anything."""
+    from study.bank import load_bank
+    from study.bank.lint import lint
+    from study.cli import UsageError
+
+    if args.paths:
+        raise UsageError("give PATHs (linted with the built-in bank) or --questions (a bank alone), not both")
+    missing = [p for p in args.questions if not Path(p).exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {missing[0]}")
+    return lint(bank=load_bank(questions=args.questions, content=args.content), with_calc=not args.no_calc)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = [p for p in args.paths if Path(p).is_file() and Path(p).suffix not in (".yaml", ".yml", ".md")]
     if unknown:
         raise UsageError(f"{unknown[0]}: lint reads question files (.yaml, .yml) and topic files (.md)")
-    result = lint(args.paths, with_calc=not args.no_calc)
+    result = _lint_bank_alone(args) if args.questions else lint(args.paths, with_calc=not args.no_calc)
     if args.json:
         print(
             json.dumps(

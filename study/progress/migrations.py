@@ -175,7 +175,25 @@ _V7: list[str | Callable[[sqlite3.Connection], None]] = [
     )""",
 ]
 
-MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7]
+
+# ``study regrade``: when an instructor fixes a key, a learner's stored answers are marked again and the
+# scheduler replayed; each change keeps the grade the attempt had before, so nothing is lost.
+_V8: list[str | Callable[[sqlite3.Connection], None]] = [
+    """CREATE TABLE attempt_regrades (
+        id           INTEGER PRIMARY KEY,
+        attempt_uid  TEXT NOT NULL,
+        item_id      TEXT NOT NULL,
+        old_correct  INTEGER NOT NULL CHECK (old_correct IN (0, 1)),
+        new_correct  INTEGER NOT NULL CHECK (new_correct IN (0, 1)),
+        old_rating   INTEGER,
+        new_rating   INTEGER,
+        content_hash TEXT NOT NULL DEFAULT '',  -- the question's version the new grade comes from
+        at           TEXT NOT NULL
+    )""",
+    "CREATE INDEX attempt_regrades_uid ON attempt_regrades(attempt_uid, at)",
+]
+
+MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Iterator
 
 from study.progress.migrations import SCHEMA_VERSION, migrate
+from study.untrusted import shown
 
 BUSY_TIMEOUT_S = 30.0
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -121,7 +122,9 @@ def open_connection(path: Path) -> tuple[sqlite3.Connection, str | None]:
             if _identity(path) != identity:
                 continue  # another process replaced the file meanwhile (it may have repaired it): look again
             moved = move_aside(path)
-            notice = (f"{path} was not a valid progress store ({exc}); it was moved to {moved.name} and a new, "
+            # SQLite quotes the damaged schema text, newlines and all: the notice must stay one line.
+            why = shown(str(exc), keep_newlines=False)
+            notice = (f"{path} was not a valid progress store ({why}); it was moved to {moved.name} and a new, "
                       "empty store was started")
     raise StoreError(f"progress store {path} kept changing while it was opened; try again")
 

@@ -8,7 +8,7 @@ later). End of input submits. No colour, no cursor movement: output is line-orie
 
 from __future__ import annotations
 
-from typing import IO
+from typing import IO, Any
 
 from study.progress.store_open import StoreError
 from study.quiz.clock import Clock
@@ -19,7 +19,8 @@ from study.quiz.report import Report
 from study.quiz.session import QuizSession, SessionError, TimeUp, format_left
 from study.text import WIDTH, fill, labelled, plain_text
 
-HELP = "commands: :flag  :back  :next  :review  :N (go to N)  :submit  :quit  (empty line skips)"
+HELP = ("commands: :flag  :back  :next  :review  :N (go to N)  :report WHY  :submit  :quit  (empty line "
+        "skips)")
 
 
 def _option(label: str, text: str) -> str:
@@ -28,10 +29,11 @@ def _option(label: str, text: str) -> str:
 
 
 def describe(inst: Instance, position: int, total: int, *, flagged: bool = False, answer: str | None = None,
-             now_left: str | None = None) -> str:
+             now_left: str | None = None, show_objective: bool = True) -> str:
     """The question as the learner reads it. ``answer`` is the learner's answer so far (never the key),
-    shown only where it may still change (an exam), so the caller passes None in practice."""
-    head = f"Question {position} of {total} (objective {inst.objective})"
+    shown only where it may still change (an exam), so the caller passes None in practice. An exam does not
+    name the objective unless the learner asked for it (``show_objective``, see :func:`objective_shown`)."""
+    head = f"Question {position} of {total}" + (f" (objective {inst.objective})" if show_objective else "")
     if flagged:
         head += " [flagged]"
     if answer is not None:
@@ -43,6 +45,42 @@ def describe(inst: Instance, position: int, total: int, *, flagged: bool = False
         lines.append(_option(label, opt.text))
     lines.append(f"Answer: {answer_hint(inst)}")
     return "\n".join(lines)
+
+
+# The app's setting (Settings > exam objective); the real exam does not say which objective a question tests.
+EXAM_OBJECTIVE_SETTING = "exam_show_objective"
+
+
+def objective_shown(session: QuizSession) -> bool:
+    """Practice names the objective; an exam only when the learner's setting says so, as in the app."""
+    if session.mode != "exam":
+        return True
+    read = getattr(session.store, "get_setting", None)  # a store without settings keeps the exam's default
+    try:
+        return bool(read(EXAM_OBJECTIVE_SETTING, False)) if read is not None else False
+    except StoreError:
+        return False
+
+
+def report_problem(session: QuizSession, reason: str, now: Any) -> str:
+    """``:report WHY``: keep a report on the current question as the app's R does. WHY may start with a kind
+    (wrong-key, unclear, outdated, other); anything else is kept as kind "other" with those words."""
+    from study.progress.reports import KINDS, ReportError, add_report
+
+    if session.store is None:
+        return "No progress store is open: the report cannot be kept."
+    words = reason.strip()
+    if not words:
+        return f"Say what is wrong: :report WHY (it may start with one of {', '.join(KINDS)})."
+    first, _, rest = words.partition(" ")
+    kind, text = (first.lower(), rest) if first.lower() in KINDS else ("other", words)
+    inst = session.current
+    try:
+        add_report(session.store, inst.qid, kind, text, content_hash=inst.content_hash, context=session.mode,
+                   session_id=session.id, at=now)
+    except (ReportError, StoreError) as exc:
+        return f"The report could not be kept: {exc}"
+    return "Report kept. `study reports` lists your reports; they travel in `study export`."
 
 
 def answer_hint(inst: Instance) -> str:
@@ -129,7 +167,8 @@ def run_plain(
             i = session.index
             say(describe(session.current, i + 1, session.count, flagged=session.flags[i],
                          answer=None if session.feedback else session.answers[i],
-                         now_left=format_left(left.total_seconds()) if left is not None else None))
+                         now_left=format_left(left.total_seconds()) if left is not None else None,
+                         show_objective=objective_shown(session)))
         show = True
         wait = session.until_next_tick(clock()) if reader.can_time_out else None
         line = reader.readline(None if wait is None else min(wait, poll_s))
@@ -141,6 +180,10 @@ def run_plain(
             break
         text = line.strip()
         try:
+            if text.startswith(":") and text[1:].strip().split(" ", 1)[0].lower() == "report":
+                say(report_problem(session, text[1:].strip()[len("report"):], clock()))
+                show = False
+                continue
             if text.startswith(":"):
                 cmd = text[1:].strip().lower()
                 if cmd == "submit":

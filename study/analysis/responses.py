@@ -1,0 +1,183 @@
+"""Which answer each group of learners chose (Moodle's "structural analysis of responses"), the marks
+regraded against the current key, and the hint that names a likely wrong key.
+
+For each question: every response class (each choice; for numbers the right answer, each distractor's
+mistake, and anything else) with its count and share among the learners whose response is known, and its
+share in the top and bottom thirds of those learners ranked by their *rest score* (their proportion right on
+the other questions they answered, the same rest score the discrimination index uses). A third is the
+``n // 3`` learners with the highest (lowest) rest scores *and everyone tied with the last of them*: cutting
+a tie in the order the files were read would make the hint depend on file names, so a group can be larger
+than a third, and its size is reported.
+
+The wrong-key hint: when a wrong response draws more of the top third than the key does, the strongest
+learners disagree with the key. With a flipped true/false key that is exactly what happens, and the
+negative discrimination alone does not say which answer they chose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+import numpy as np
+
+from study.analysis.answers import Response
+from study.analysis.rekey import OTHER, RIGHT, Bucket, Keys, buckets_of, classify, mark_now
+
+if TYPE_CHECKING:
+    from study.bank.schema import Question
+
+
+@dataclass(frozen=True)
+class ResponseRow:
+    response: str  # the choice's text, or for numbers: right, the distractor's mistake, other
+    correct: bool
+    count: int
+    share: float  # % of the learners whose response is known
+    top: int  # of the top third by rest score
+    bottom: int
+
+
+@dataclass(frozen=True)
+class ResponseTable:
+    known: int  # learners whose first response is known (read from the attempt or statement as shown)
+    top_size: int  # learners in the top third, ties at its edge included (0: too few ranked learners)
+    bottom_size: int
+    rows: tuple[ResponseRow, ...]
+    hint: str | None  # "the key may be wrong: ...", None when the top third agrees with the key
+    key_location: str | None  # file:line of the key in the bank
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        for row in out["rows"]:
+            row["share_top"] = 100 * row["top"] / self.top_size if self.top_size else None
+            row["share_bottom"] = 100 * row["bottom"] / self.bottom_size if self.bottom_size else None
+        return out
+
+
+def regrade_marks(marks: np.ndarray, questions: Sequence[str], given: Mapping[tuple[int, int], Response],
+                  known: Mapping[str, "Question"], keys: Keys) -> tuple[np.ndarray, dict[str, int]]:
+    """The marks with every readable response graded against the current key, and per question how many
+    marks that changed."""
+    out = np.array(marks, dtype=float, copy=True)
+    changed: dict[str, int] = {}
+    for (row, col), response in given.items():
+        question = known.get(questions[col])
+        if question is None:
+            continue
+        now = mark_now(question, response, keys)
+        if now is not None and now != out[row, col]:
+            out[row, col] = now
+            changed[questions[col]] = changed.get(questions[col], 0) + 1
+    return out, changed
+
+
+def rest_scores(marks: np.ndarray) -> np.ndarray:
+    """``rest[l, q]``: learner l's proportion right on the questions other than q; NaN when q is unanswered
+    or nothing else is."""
+    answered = ~np.isnan(marks)
+    x = np.where(answered, marks, 0.0)
+    total = x.sum(axis=1, keepdims=True)
+    n = answered.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rest = (total - x) / (n - 1)
+    return np.where(answered & (n > 1), rest, np.nan)
+
+
+def _third_rows(column: np.ndarray, rows: list[int]) -> tuple[set[int], set[int]]:
+    ranked = [r for r in rows if not np.isnan(column[r])]
+    third = len(ranked) // 3
+    if third == 0:
+        return set(), set()
+    order = sorted(column[r] for r in ranked)
+    low, high = order[third - 1], order[-third]
+    top = {r for r in ranked if column[r] >= high}
+    bottom = {r for r in ranked if column[r] <= low}
+    if top & bottom:  # everyone tied: no one is stronger than anyone else
+        return set(), set()
+    return top, bottom
+
+
+def _hint(question: "Question", buckets: list[Bucket], top: dict[str, int], third: int) -> str | None:
+    right = [b for b in buckets if b.correct]
+    wrong = [b for b in buckets if not b.correct and b.key != OTHER]
+    if not right or not wrong or third == 0:
+        return None
+    key_top = min(top.get(b.key, 0) for b in right)
+    best = max(wrong, key=lambda b: top.get(b.key, 0))
+    if top.get(best.key, 0) <= key_top:
+        return None
+    chose = best.label if question.type != "numeric" else f"the distractor \"{best.label}\""
+    return f"the key may be wrong: the strongest learners chose {chose} ({top[best.key]} of {third})"
+
+
+def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[tuple[int, int], Response],
+                    known: Mapping[str, "Question"], keys: Keys, *, min_responses: int) -> dict[str, ResponseTable]:
+    """The response table of every question in the bank that has a known response; ``marks`` are the
+    regraded ones, so the thirds rank learners by what the current key says."""
+    rest = rest_scores(marks)
+    by_col: dict[int, list[tuple[int, Response]]] = {}
+    for (row, col), response in given.items():
+        by_col.setdefault(col, []).append((row, response))
+    locations = _KeyLocations()
+    out: dict[str, ResponseTable] = {}
+    for col, answers in sorted(by_col.items()):
+        question = known.get(questions[col])
+        if question is None:
+            continue
+        answers.sort(key=lambda pair: pair[0])
+        top_rows, bottom_rows = _third_rows(rest[:, col], [r for r, _ in answers])
+        buckets = buckets_of(question)
+        count: dict[str, int] = {}
+        top: dict[str, int] = {}
+        bottom: dict[str, int] = {}
+        for row, response in answers:
+            for key in dict.fromkeys(classify(question, response, keys)):
+                count[key] = count.get(key, 0) + 1
+                top[key] = top.get(key, 0) + (row in top_rows)
+                bottom[key] = bottom.get(key, 0) + (row in bottom_rows)
+        if question.type != "numeric" and count.get(OTHER):
+            buckets.append(Bucket(OTHER, "other (not a current choice)", False))
+        known_n = len(answers)
+        rows = tuple(ResponseRow(b.label if b.key != RIGHT else "right", b.correct, count.get(b.key, 0),
+                                 100 * count.get(b.key, 0) / known_n, top.get(b.key, 0), bottom.get(b.key, 0))
+                     for b in buckets)
+        hint = _hint(question, buckets, top, len(top_rows)) if known_n >= min_responses else None
+        out[question.id] = ResponseTable(known_n, len(top_rows), len(bottom_rows), rows, hint,
+                                         locations.of(question))
+    return out
+
+
+class _KeyLocations:
+    """file:line of each question's key (``answer:``, or the first ``correct: true`` choice), read once per
+    file with the same YAML reader the bank uses, so the line is the one the loader saw."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, Any] = {}
+
+    def of(self, question: "Question") -> str | None:
+        src = question.source
+        if src is None:
+            return None
+        from study.bank.yamlsafe import parse_yaml
+
+        if src.path not in self._docs:
+            try:
+                self._docs[src.path] = parse_yaml(Path(src.path).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError):
+                self._docs[src.path] = None
+        doc = self._docs[src.path]
+        items = doc.data.get("questions") if doc is not None and isinstance(doc.data, dict) else None
+        if not isinstance(items, list):
+            return f"{src.path}:{src.line}"
+        for i, item in enumerate(items):
+            if isinstance(item, dict) and item.get("id") == question.id:
+                base: tuple[Any, ...] = ("questions", i)
+                if question.type in ("single", "multi"):
+                    k = next((k for k, c in enumerate(question.choices or ()) if c.correct), None)
+                    if k is not None:
+                        return f"{src.path}:{doc.key_position(base + ('choices', k), 'correct')[0]}"
+                if "answer" in item:
+                    return f"{src.path}:{doc.key_position(base, 'answer')[0]}"
+        return f"{src.path}:{src.line}"

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import argparse
+import sys
+
+from study.commands import add_bank_options, bank_for
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "regrade",
+        help="mark your stored answers again after a question's key was fixed, and replay the schedule",
+        description="Looks at your stored answers to questions that changed since you answered them. Where the "
+        "question as you saw it still matches the current one (same stem, same choices, same unit), your "
+        "answer is marked again against the current key; the schedule of each question whose marks changed "
+        "is replayed from its whole history. Each change keeps the grade it replaced in the store's regrade "
+        "history. An answer to a question asked differently keeps its grade. Exits 0 (also when nothing "
+        "changed); --dry-run shows what would change without writing.",
+    )
+    p.add_argument("--dry-run", action="store_true", help="show what would change, change nothing")
+    p.add_argument("--json", action="store_true", help="print the changes as JSON")
+    add_bank_options(p, ", to regrade against")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import datetime as dt
+    import json
+
+    from study.analysis.regrade import plan_regrade
+    from study.paths import default_db_path
+    from study.progress import StoreError, open_store
+    from study.progress.regrades import apply_regrades
+
+    try:
+        bank = bank_for(args)
+    except (OSError, ValueError) as exc:
+        print(f"study: error: cannot load the question bank: {exc}", file=sys.stderr)
+        return 1
+    try:
+        store = open_store(default_db_path(args.db))
+    except StoreError as exc:
+        print(f"study: error: {exc}", file=sys.stderr)
+        return 1
+    with store:
+        if store.notice:
+            print(f"study: {store.notice}", file=sys.stderr)
+        plan = plan_regrade(store.history(), bank)
+        if not args.dry_run:
+            apply_regrades(store, plan.changes, dt.datetime.now(dt.timezone.utc))
+        due = {c.item_id: store.item_state(c.item_id) for c in plan.changes}
+    if args.json:
+        print(json.dumps({
+            "format": "study-regrade", "applied": not args.dry_run,
+            "changes": [{"attempt": c.attempt_uid, "question": c.item_id, "answered_at": c.at.isoformat(),
+                         "was_correct": c.old_correct, "now_correct": c.new_correct} for c in plan.changes],
+            "unchanged": plan.unchanged, "not_comparable": plan.not_comparable, "missing": plan.missing,
+            "due": {q: s.due.isoformat() if s is not None else None for q, s in due.items()},
+        }, indent=1))
+        return 0
+    verb = "would change" if args.dry_run else "changed"
+    for c in plan.changes:
+        mark = lambda ok: "right" if ok else "wrong"  # noqa: E731
+        print(f"{c.item_id}  answered {c.at:%Y-%m-%d %H:%M}  {mark(c.old_correct)} -> {mark(c.new_correct)}")
+    print(f"{len(plan.changes)} answer(s) {verb}; {plan.unchanged} kept their grade; {plan.not_comparable} asked "
+          f"differently or without the response kept (grade kept)"
+          + (f"; {plan.missing} of questions no longer in the bank" if plan.missing else ""))
+    if due and not args.dry_run:
+        for q, s in sorted(due.items()):
+            if s is not None:
+                print(f"  {q}: next review {s.due:%Y-%m-%d %H:%M} UTC")
+    return 0
