@@ -32,12 +32,19 @@ def tf_question():
     return _tf_question
 
 
+# Distinct facts, so that questions made in one test are not near-duplicates of each other for lint.
+_FACTS = ("Liquid cooling removes heat through a coolant loop", "A rack's power budget limits its GPU servers",
+          "InfiniBand carries the compute fabric traffic", "Object storage suits large training datasets",
+          "MIG partitions one GPU into isolated instances", "NVLink connects GPUs inside one server")
+
+
 def _tf_question(qid: str, objective: str, difficulty: int = 2) -> str:
+    fact = _FACTS[sum(map(ord, qid)) % len(_FACTS)]
     return f"""  - id: {qid}
     objective: "{objective}"
     difficulty: {difficulty}
     type: true_false
-    stem: Statement {qid} is true.
+    stem: "{fact} ({qid})."
     answer: true
     explanation: Because it says so.
     references:

@@ -39,7 +39,8 @@ def fill(text: str) -> str:
         n = counts[key] = counts.get(key, 0) + 1
         value = {
             "difficulty": "2",
-            "stem": "How much memory do the weights take? Choose the best answer.",
+            "stem": ("How much memory do the weights take? Choose the best answer." if n == 1 else
+                     "Which fabric carries the collectives between nodes of a training cluster?"),
             "text": f"Choice number {n}",
             "why": f"Reason number {n}.",
             "answer": "true",
