@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "tui",
     "quiz",
     "calc",
+    "lab",
     "lint",
     "schema",
     "bank",

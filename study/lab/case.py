@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
-from study.lab.schema import Lab, Pick, System
+from study.lab.schema import Lab, Lookup, Pick, System
 
 _VAR = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
@@ -48,14 +48,21 @@ def _choices(lab: Lab, name: str, drawn: Mapping[str, Any]) -> list[Any]:
 def draw_vars(lab: Lab, seed: int) -> dict[str, Any]:
     rng = random.Random(f"{seed}:{lab.id}")
     drawn: dict[str, Any] = {}
-    for name in lab.vars:
-        drawn[name] = rng.choice(_choices(lab, name, drawn))
+    for name, spec in lab.vars.items():
+        if isinstance(spec, Lookup):
+            key = str(drawn.get(spec.by))
+            if key not in spec.map:
+                raise CaseError(f"variable {name!r}: no entry for {spec.by}={key}")
+            drawn[name] = spec.map[key]
+        else:
+            drawn[name] = rng.choice(_choices(lab, name, drawn))
     return drawn
 
 
 def every_vars(lab: Lab, limit: int = 256) -> Iterator[dict[str, Any]]:
     """Every combination of the lab's variables (for lint), or ``limit`` seeds' draws when there are more."""
-    names = list(lab.vars)
+    lookups = {n: s for n, s in lab.vars.items() if isinstance(s, Lookup)}
+    names = [n for n in lab.vars if n not in lookups]
     total = 1
     for n in names:
         spec = lab.vars[n]
@@ -74,7 +81,9 @@ def every_vars(lab: Lab, limit: int = 256) -> Iterator[dict[str, Any]]:
         v = dict(zip(names, combo))
         ok = all(v[n] not in {v[o] for o in lab.vars[n].not_} for n in names if isinstance(lab.vars[n], Pick))
         if ok:
-            yield v
+            for n, spec in lookups.items():
+                v[n] = spec.map.get(str(v.get(spec.by)), "")
+            yield {k: v[k] for k in lab.vars}
 
 
 def fill(value: Any, env: Mapping[str, Any]) -> Any:

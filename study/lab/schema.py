@@ -270,7 +270,14 @@ class Pick(_Model):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
-VarSpec = Union[Annotated[list[VarValue], Field(min_length=1)], Pick]
+class Lookup(_Model):
+    """A variable that follows another: ``{by: first, map: {"3g.40gb": 2, "4g.40gb": 1}}``."""
+
+    by: Annotated[str, StringConstraints(pattern=r"^[a-z_][a-z0-9_]*$")]
+    map: dict[str, VarValue]
+
+
+VarSpec = Union[Annotated[list[VarValue], Field(min_length=1)], Pick, Lookup]
 
 
 class Task(_Model):
