@@ -107,7 +107,7 @@ def operator_pods(k8s: Kubernetes) -> list[Pod]:
     pods = [Pod(name=f"gpu-operator-6bf99d6478-{_suffix('op')}", namespace="gpu-operator", age="41d")]
     gpu_nodes = [n for n in k8s.nodes if n.gpu_model]
     for daemon, ready in (("gpu-feature-discovery", "1/1"), ("nvidia-container-toolkit-daemonset", "1/1"),
-                          ("nvidia-cuda-validator", "0/1"), ("nvidia-dcgm-exporter", "1/1"),
+                          ("nvidia-cuda-validator", "0/1"), ("nvidia-dcgm", "1/1"), ("nvidia-dcgm-exporter", "1/1"),
                           ("nvidia-device-plugin-daemonset", "1/1"), ("nvidia-driver-daemonset", "3/3"),
                           ("nvidia-mig-manager", "1/1"), ("nvidia-operator-validator", "1/1")):
         for n in gpu_nodes:

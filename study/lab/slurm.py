@@ -90,6 +90,7 @@ def show_node(s: Slurm, name: str) -> str:
              f"   NodeAddr={n.name} NodeHostName={n.name} Version={s.version}",
              "   OS=Linux 5.15.0-112-generic #122-Ubuntu SMP Tue May 14 16:28:07 UTC 2024",
              f"   RealMemory={n.memory_mb} AllocMem={n.cpus_alloc * 8192} FreeMem={n.memory_mb // 2} Sockets=2 Boards=1",
+             "   CoreSpecCount=8 CPUSpecList=52-55,108-111",
              f"   State={_STATE[n.state]} ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A",
              f"   Partitions={','.join(parts)}",
              "   BootTime=2026-11-02T08:15:24 SlurmdStartTime=2026-11-02T08:17:41",
