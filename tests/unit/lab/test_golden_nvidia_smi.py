@@ -23,10 +23,10 @@ def test_default_table_matches_r535_h100_sample_line_for_line():
 def test_default_table_with_mig_matches_dgx_h100_sample():
     # nvidia-smi_default_mig_h100_1.txt: 535.104.12, 8 GPUs each 3g.40gb + 2g.20gb + 2x 1g.10gb.
     temps, watts = [25, 26, 31, 29, 26, 25, 29, 31], [71, 70, 72, 71, 71, 70, 73, 72]
-    layout = [{"profile": "3g.40gb", "start": 0, "gi": 2, "used_mib": 16},
-              {"profile": "2g.20gb", "start": 4, "gi": 3, "used_mib": 11},
-              {"profile": "1g.10gb", "start": 6, "gi": 9, "used_mib": 5},
-              {"profile": "1g.10gb", "start": 7, "gi": 10, "used_mib": 5}]
+    layout = [{"profile": "3g.40gb", "start": 4, "gi": 2, "used_mib": 16},
+              {"profile": "2g.20gb", "start": 0, "gi": 3, "used_mib": 11},
+              {"profile": "1g.10gb", "start": 2, "gi": 9, "used_mib": 5},
+              {"profile": "1g.10gb", "start": 3, "gi": 10, "used_mib": 5}]
     # GPUs 4 and 5 got the same profiles placed the other way round (GI 1, 5, 13, 14).
     other = [{"profile": "3g.40gb", "start": 4, "gi": 1, "used_mib": 16},
              {"profile": "2g.20gb", "start": 0, "gi": 5, "used_mib": 11},
