@@ -1,7 +1,7 @@
 """``ibstat`` and ``ibdev2netdev``.
 
 Follows ``ibstat_a100_ib_1.txt`` (infiniband-diags 47.0: ``CA 'mlx5_N'`` blocks, TAB-indented keys, Rate in
-Gb/s, Base lid / SM lid, Link layer) and ``ibstat_h100_roce_down_1.txt`` (a port Down / Disabled), and
+Gb/s, Base lid / SM lid, Link layer) and ``ibstat_h100_roce_down_1.txt`` (ports Down with Polling / Disabled, ``Rate: 40``), and
 ``ibdev2netdev_dgxh100_1.txt`` (MLNX_OFED: ``mlx5_N port 1 ==> ibpXXs0 (Up)``, lexical device order).
 """
 
@@ -28,7 +28,8 @@ def ibstat(host: Host, ca: str | None = None) -> str:
         out += [f"CA '{p.ca}'", f"\tCA type: {p.ca_type}", "\tNumber of ports: 1", f"\tFirmware version: {p.firmware}",
                 "\tHardware version: 0", f"\tNode GUID: 0x{guid}", f"\tSystem image GUID: 0x{hex_for(host.name, 'sys')}",
                 f"\tPort {p.port}:", f"\t\tState: {p.state}", f"\t\tPhysical state: {p.physical}",
-                f"\t\tRate: {10 if down and p.physical == 'Disabled' else p.rate}",
+                # Ports without a link print Rate: 40 in the "some down" sample, whatever their speed.
+                f"\t\tRate: {40 if p.physical != 'LinkUp' else p.rate}",
                 f"\t\tBase lid: {0 if p.link_layer == 'Ethernet' or down else p.lid}", "\t\tLMC: 0",
                 f"\t\tSM lid: {0 if p.link_layer == 'Ethernet' or down else p.sm_lid}",
                 f"\t\tCapability mask: {'0x00010000' if p.link_layer == 'Ethernet' else '0xa651e848'}",

@@ -246,7 +246,7 @@ def topo(host: Host) -> str:
             if host.topology == "nvswitch":
                 return "NV18"
             if tuple(sorted((a, b))) in bonded:
-                return "NV4" if host.model == "l40s" else "NV12"
+                return "NV12"
             return _pcie_link(host, a, b)
         ga = a if a < n else nics[a - n].near_gpu
         gb = b if b < n else nics[b - n].near_gpu

@@ -174,9 +174,19 @@ def run_line(system: System, line: str) -> str:
     if any(op in line for op in ("&&", "||", ";", ">", "<", "`", "$(")):
         return "not simulated in this lab: only one command, optionally piped into grep, head or tail"
     try:
-        stages = [shlex.split(part) for part in line.split("|")]
+        lexer = shlex.shlex(line, posix=True, punctuation_chars="|")
+        lexer.whitespace_split = True
+        tokens = list(lexer)
     except ValueError as exc:
         return f"bash: syntax error: {exc}"
+    stages: list[list[str]] = [[]]
+    for tok in tokens:
+        if tok == "|":
+            stages.append([])
+        elif set(tok) == {"|"}:
+            return f"bash: syntax error near unexpected token `{tok}'"
+        else:
+            stages[-1].append(tok)
     if any(not s for s in stages):
         return "bash: syntax error near unexpected token `|'"
     tool, *argv = stages[0]
