@@ -47,7 +47,9 @@ def run_plain(session: LabSession, stdin: IO[str], out: IO[str]) -> tuple[int, i
 
     lab = session.lab
     say(f"Lab: {lab.title} (case {session.case.seed})")
-    say(fill(plain_text(lab.brief)))
+    from study.lab.case import fill as fill_vars
+
+    say(fill(plain_text(fill_vars(lab.brief, session.case.vars))))
     say(LAB_HELP)
     say("Tasks:")
     say(tasks_text(session))
