@@ -60,7 +60,7 @@ class StudyParser(argparse.ArgumentParser):
             raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from study import __version__
 
     parser = StudyParser(
@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="app: do not reload question and card files when they change (also STUDY_WATCH=0)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if only is None else (only,):
         try:
             module = importlib.import_module(f"study.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -95,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    # `study lab ID --run CMD` is typed like a shell command: build only its own parser, not every command's.
+    parser = build_parser(only="lab") if argv[:1] == ["lab"] else build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:

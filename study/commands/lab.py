@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from study.cli import UsageError
-    from study.lab.load import LabError
+    from study.lab.where import LabError
 
     try:
         return _run(args)
@@ -40,22 +40,20 @@ def _run(args: argparse.Namespace) -> int:
         return _list(args.json)
     if not args.lab_id:
         raise UsageError("lab: give a lab ID (see study lab --list)")
-    from study.lab.case import CaseError, build_case
-    from study.lab.load import load_lab
-
-    lab = load_lab(args.lab_id)
     if args.run is not None:
-        try:
-            case = build_case(lab, args.seed or 0)
-        except CaseError as exc:
-            raise UsageError(str(exc)) from None
+        from study.lab.quick import cached_system
         from study.lab.shell import run_line
         from study.untrusted import shown
 
-        text = run_line(case.system, args.run)
+        text = run_line(cached_system(args.lab_id, args.seed or 0), args.run)
         sys.stdout.write(shown(text) + ("\n" if text and not text.endswith("\n") else ""))
         return 0
     import random
+
+    from study.lab.case import build_case
+    from study.lab.load import load_lab
+
+    lab = load_lab(args.lab_id)
 
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     case = build_case(lab, seed)

@@ -9,11 +9,15 @@ messages wrapped at 46 characters), ``dcgmi_health_-c_json_1.txt`` (DCGM 4.x ``-
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import json
 
 from study.lab.catalog import MODELS, bus_id
 from study.lab.common import NotSimulated, gpu_uuid, unknown
-from study.lab.schema import Host
+
+if TYPE_CHECKING:
+    from study.lab.schema import Host
 
 BOX = "+--------+----------------------------------------------------------------------+"
 

@@ -8,9 +8,13 @@ counters of dcgm-exporter 3.x (``default-counters.csv``) add the framebuffer, XI
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.catalog import MODELS, bus_id
 from study.lab.common import gpu_uuid
-from study.lab.schema import Gpu, Host
+
+if TYPE_CHECKING:
+    from study.lab.schema import Gpu, Host
 
 METRICS = [
     ("DCGM_FI_DEV_SM_CLOCK", "gauge", "SM clock frequency (in MHz).", lambda g, m, h: str(g.sm_clock_mhz or (345 if g.util_pct == 0 else m.max_sm_mhz))),

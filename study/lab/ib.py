@@ -7,8 +7,12 @@ Gb/s, Base lid / SM lid, Link layer) and ``ibstat_h100_roce_down_1.txt`` (ports 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.common import hex_for, unknown
-from study.lab.schema import Host, IbPort
+
+if TYPE_CHECKING:
+    from study.lab.schema import Host, IbPort
 
 
 def _lexical(ports: list[IbPort]) -> list[IbPort]:

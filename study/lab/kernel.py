@@ -7,9 +7,13 @@ pid='<unknown>', name=<unknown>, …`` under ``dmesg --ctime``) and ``kernel_xid
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.catalog import bus_id
 from study.lab.common import unknown
-from study.lab.schema import Host
+
+if TYPE_CHECKING:
+    from study.lab.schema import Host
 
 BOOT = ["Linux version 5.15.0-112-generic (buildd@lcy02-amd64-051) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0) #122-Ubuntu SMP",
         "nvidia: loading out-of-tree module taints kernel.",

@@ -12,9 +12,14 @@ scheduler's ``Insufficient nvidia.com/gpu`` message). GPU Feature Discovery labe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.catalog import MODELS
 from study.lab.common import hex_for, unknown
-from study.lab.schema import K8sNode, Kubernetes, Pod
+from study.lab.view import pod
+
+if TYPE_CHECKING:
+    from study.lab.schema import K8sNode, Kubernetes, Pod
 
 _SUFFIX = "bcdfghjklmnpqrstvwxz2456789"
 
@@ -104,7 +109,7 @@ def get_nodes(k8s: Kubernetes, wide: bool = False) -> str:
 def operator_pods(k8s: Kubernetes) -> list[Pod]:
     if not k8s.gpu_operator:
         return []
-    pods = [Pod(name=f"gpu-operator-6bf99d6478-{_suffix('op')}", namespace="gpu-operator", age="41d")]
+    pods = [pod(name=f"gpu-operator-6bf99d6478-{_suffix('op')}", namespace="gpu-operator", age="41d")]
     gpu_nodes = [n for n in k8s.nodes if n.gpu_model]
     for daemon, ready in (("gpu-feature-discovery", "1/1"), ("nvidia-container-toolkit-daemonset", "1/1"),
                           ("nvidia-cuda-validator", "0/1"), ("nvidia-dcgm", "1/1"), ("nvidia-dcgm-exporter", "1/1"),
@@ -116,7 +121,7 @@ def operator_pods(k8s: Kubernetes) -> list[Pod]:
                 continue
             if daemon == "nvidia-device-plugin-daemonset" and not n.device_plugin:
                 status, shown = "CrashLoopBackOff", "0/1"
-            pods.append(Pod(name=f"{daemon}-{_suffix(daemon, n.name)}", namespace="gpu-operator", ready=shown,
+            pods.append(pod(name=f"{daemon}-{_suffix(daemon, n.name)}", namespace="gpu-operator", ready=shown,
                             status=status, age="41d", node=n.name,
                             restarts=12 if status == "CrashLoopBackOff" else 0))
     return sorted(pods, key=lambda p: p.name)

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from study.bank.load import Diagnostic, validation_findings
 from study.bank.yamlsafe import Document, decode_utf8, parse_yaml
+from study.lab.where import MAX_LAB_BYTES, LabError, labs_dir  # noqa: F401 (re-exported)
 
-MAX_LAB_BYTES = 256_000
+if TYPE_CHECKING:
+    from study.bank.load import Diagnostic
 
-
-class LabError(ValueError):
-    """A lab id that does not exist or a lab file that cannot be used: one line for the user."""
 
 
 @dataclass(frozen=True)
@@ -25,13 +23,7 @@ class LabFile:
     lab: Any  # study.lab.schema.Lab, or None when the file has errors
     doc: Document | None
     path: str
-    diagnostics: tuple[Diagnostic, ...]
-
-
-def labs_dir() -> Path:
-    from study.paths import content_dir
-
-    return content_dir() / "labs"
+    diagnostics: tuple["Diagnostic", ...]
 
 
 def lab_paths(root: Path | None = None) -> list[Path]:
@@ -39,7 +31,9 @@ def lab_paths(root: Path | None = None) -> list[Path]:
     return sorted(p for p in root.glob("*.yaml") if p.is_file()) if root.is_dir() else []
 
 
-def _diag(path: str, line: int, col: int, code: str, message: str) -> Diagnostic:
+def _diag(path: str, line: int, col: int, code: str, message: str) -> "Diagnostic":
+    from study.bank.load import Diagnostic
+
     return Diagnostic(path, line, col, "error", code, message)
 
 
@@ -60,8 +54,10 @@ def read_lab(path: Path, shown: str | None = None) -> LabFile:
         return LabFile(None, None, shown, (_diag(shown, 1, 1, "too-large", f"a lab file is at most {MAX_LAB_BYTES:,} bytes"),))
     text, bad = decode_utf8(raw)
     if bad is not None:
-        return LabFile(None, None, shown, (Diagnostic(shown, bad.line, bad.column, bad.severity, bad.code, bad.message),))
+        return LabFile(None, None, shown, (_diag(shown, bad.line, bad.column, bad.code, bad.message),))
     doc = parse_yaml(text or "")
+    from study.bank.load import Diagnostic
+
     diags = [Diagnostic(shown, f.line, f.column, f.severity, f.code, f.message) for f in doc.findings]
     if doc.fatal:
         return LabFile(None, doc, shown, tuple(diags))
@@ -70,6 +66,8 @@ def read_lab(path: Path, shown: str | None = None) -> LabFile:
     try:
         lab = Lab.model_validate({**doc.data, "source": SourceRef(path=shown, line=1, column=1)})
     except ValidationError as exc:
+        from study.bank.load import validation_findings
+
         found = validation_findings(exc, doc.data, doc, ())
         diags += [Diagnostic(shown, f.line, f.column, f.severity, f.code, f.message) for f in found]
         return LabFile(None, doc, shown, tuple(diags))

@@ -12,9 +12,13 @@ placed under the R535 header's columns the way the R580 sample places them under
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.catalog import MODELS, GpuModel, bus_id
 from study.lab.common import NotSimulated, gpu_uuid, unknown, uuid_for
-from study.lab.schema import Gpu, Host
+
+if TYPE_CHECKING:
+    from study.lab.schema import Gpu, Host
 
 W = 89
 RULE = "+" + "-" * 41 + "+" + "-" * 22 + "+" + "-" * 22 + "+"

@@ -9,8 +9,12 @@ guide's placement rules allow.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.catalog import MODELS, free_count
-from study.lab.schema import Gpu, Host
+
+if TYPE_CHECKING:
+    from study.lab.schema import Gpu, Host
 
 GIP_RULE = "+" + "-" * 77 + "+"
 

@@ -10,9 +10,13 @@ group below, in nvidia-smi's own order. Sections always come in that order, what
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.catalog import MODELS, bus_id
 from study.lab.common import NotSimulated, gpu_uuid
-from study.lab.schema import Gpu, Host
+
+if TYPE_CHECKING:
+    from study.lab.schema import Gpu, Host
 
 GROUPS = ("PERFORMANCE", "MEMORY", "UTILIZATION", "ECC", "ROW_REMAPPER", "TEMPERATURE", "POWER", "CLOCK")
 ORDER = GROUPS

@@ -7,11 +7,15 @@ bash says; a known tool with flags the lab does not simulate says so in one line
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 import shlex
 
 from study.lab.common import NotSimulated, unknown
-from study.lab.schema import System
+
+if TYPE_CHECKING:
+    from study.lab.schema import System
 
 TOOLS = ("nvidia-smi", "dcgmi", "kubectl", "sinfo", "squeue", "scontrol", "sacct", "ibstat", "ibdev2netdev",
          "dmesg", "journalctl", "curl")

@@ -9,8 +9,12 @@ format ``%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R``), ``slurm_scontrol_show_node_
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from study.lab.common import unknown
-from study.lab.schema import Slurm, SlurmJob, SlurmNode
+
+if TYPE_CHECKING:
+    from study.lab.schema import Slurm, SlurmJob, SlurmNode
 
 _STATE = {"idle": "IDLE", "mix": "MIXED", "alloc": "ALLOCATED", "drain": "IDLE+DRAIN", "down": "DOWN",
           "drng": "MIXED+DRAIN"}
