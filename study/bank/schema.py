@@ -161,6 +161,15 @@ class Distractor(_Model):
         return self
 
 
+class Exhibit(_Model):
+    """A command's output from an operations lab (``content/labs``), shown with the question as a monospace
+    block: ``exhibit: {lab: thermal-slowdown, run: "nvidia-smi", seed: 2}``."""
+
+    lab: Id
+    run: Text
+    seed: int = Field(default=0, ge=0)
+
+
 QuestionType = Literal["single", "multi", "true_false", "numeric"]
 
 
@@ -181,6 +190,7 @@ class Question(_Model):
     verified: dt.date
     volatile: Flag = False
     tags: list[Text] = Field(default_factory=list)
+    exhibit: Exhibit | None = None
     source: SourceRef | None = Field(default=None, exclude=True)
 
     @property

@@ -83,5 +83,17 @@ def _with_labs(paths: list[str], lint_bank):  # type: ignore[no-untyped-def]
 
         result, found = LintResult((), 0, 0, 0), lint_labs(labs)
     n_labs = len(labs) if given else len(lab_paths())
+    if rest or not given:
+        from study.bank.bank import load_bank
+        from study.lab.lint import exhibit_findings
+
+        bank = load_bank(extra=[Path(p) for p in rest]) if rest else load_bank()
+        shown = None
+        if rest:
+            from study.bank.bank import display_path
+            from study.bank.load import QUESTION_SUFFIXES, iter_files
+
+            shown = {display_path(p) for p in iter_files([Path(p) for p in rest], QUESTION_SUFFIXES)}
+        found = [*found, *(d for d in exhibit_findings(bank.questions) if shown is None or d.path in shown)]
     return dataclasses.replace(result, diagnostics=tuple(sorted({*result.diagnostics, *found})),
                                files=result.files + n_labs)

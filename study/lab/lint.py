@@ -177,3 +177,21 @@ def lint_labs(paths: Iterable[Path] | None = None) -> list[Diagnostic]:
 
 def is_lab_file(path: Path) -> bool:
     return path.suffix in (".yaml", ".yml") and path.parent.name == "labs"
+
+
+def exhibit_findings(questions: Iterable[Any]) -> list[Diagnostic]:
+    """Questions whose ``exhibit`` names a missing lab or a command the lab does not simulate."""
+    from study.lab.exhibit import ExhibitError, exhibit_output
+
+    out = []
+    for q in questions:
+        ex = getattr(q, "exhibit", None)
+        if ex is None:
+            continue
+        try:
+            exhibit_output(ex.lab, ex.run, ex.seed)
+        except ExhibitError as exc:
+            src = q.source
+            out.append(Diagnostic(src.path if src else q.id, src.line if src else 1, src.column if src else 1,
+                                  "error", "bad-exhibit", str(exc)))
+    return out

@@ -49,21 +49,20 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
         if argv[1:] in (["-m"], ["--matrix"]):
             return smi.topo(host)
         raise unknown("nvidia-smi", argv)
-    if lost and argv[:1] != ["mig"]:
-        return smi.lost_message(lost[0])
     if not argv:
-        return smi.default_table(host)
+        return smi.lost_message(lost[0]) if lost else smi.default_table(host)
     if argv in (["-L"], ["--list-gpus"]):
-        return smi.list_gpus(host)
+        return smi.lost_message(lost[0]) if lost else smi.list_gpus(host)
     if argv[0] == "mig":
         from study.lab import nvidia_smi_mig as mig
 
         rest = argv[1:]
         index = None
-        if len(rest) >= 2 and rest[0] == "-i":
-            if not rest[1].isdigit():
+        if "-i" in rest:  # -i N may come before or after the action, as nvidia-smi allows
+            k = rest.index("-i")
+            if k + 1 >= len(rest) or not rest[k + 1].isdigit():
                 raise unknown("nvidia-smi", argv)
-            index, rest = int(rest[1]), rest[2:]
+            index, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
         gi_filter = False
         if len(rest) >= 2 and rest[0] == "-gi" and rest[1].isdigit():
             gi_filter, rest = True, rest[2:]
@@ -99,16 +98,16 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
         if q or groups or fmt is None:
             return "Invalid combination of input arguments. Please run 'nvidia-smi -h' for help." if fmt else \
                 "--format is required when --query-gpu is given: nvidia-smi --query-gpu=... --format=csv"
-        return smi.query_gpu(host, query, fmt, None if index is None else [index])
+        return smi.lost_message(lost[0]) if lost else smi.query_gpu(host, query, fmt, None if index is None else [index])
     if q:
         from study.lab import nvidia_smi_q
 
-        return nvidia_smi_q.query(host, index, groups)
+        return smi.lost_message(lost[0]) if lost else nvidia_smi_q.query(host, index, groups)
     if groups is not None or fmt is not None:
         raise unknown("nvidia-smi", argv)
     if index is not None:
         raise unknown("nvidia-smi", argv)
-    return smi.default_table(host)
+    return smi.lost_message(lost[0]) if lost else smi.default_table(host)
 
 
 def run_tool(system: System, tool: str, argv: list[str]) -> str:

@@ -137,3 +137,51 @@ def test_study_lint_reports_lab_findings_with_file_line_col(tmp_path, capsys):
     assert main(["lint", str(d / "bad-lab.yaml")]) == 1
     out = capsys.readouterr().out
     assert "bad-lab.yaml:" in out and ": error: memory-over" in out
+
+
+EXHIBIT_Q = """questions:
+  - id: lab-ex-test-{n}
+    objective: "3.1"
+    difficulty: 1
+    type: single
+    exhibit: {{lab: xid79-off-the-bus, run: "{run}", seed: 0}}
+    stem: What happened?
+    choices:
+      - {{text: "Xid 79", correct: true, why: "The log says so."}}
+      - {{text: "Xid 13", why: "No."}}
+    explanation: The kernel log shows it.
+    references:
+      - {{title: "NVIDIA Xid Catalog", url: "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html"}}
+    verified: 2026-11-24
+"""
+
+
+def test_an_exhibit_renders_as_a_monospace_block_in_the_stem(tmp_path):
+    from study.bank.load import load_question_file
+    from study.quiz.instance import instantiate
+
+    p = tmp_path / "ex.yaml"
+    p.write_text(EXHIBIT_Q.format(n=1, run="dmesg | grep -i xid"))
+    (q,), diags = load_question_file(p)
+    assert not diags
+    stem = instantiate(q, 0).stem
+    assert stem.startswith("What happened?\n\n```text\n$ dmesg | grep -i xid\n")
+    assert "): 79, " in stem and stem.endswith("\n```")
+
+
+def test_lint_reports_an_exhibit_the_lab_does_not_simulate(tmp_path, capsys):
+    p = tmp_path / "ex.yaml"
+    p.write_text(EXHIBIT_Q.format(n=2, run="nvidia-smi --frobnicate"))
+    assert main(["lint", str(p)]) == 1
+    out = capsys.readouterr().out
+    assert "error: bad-exhibit" in out and "not simulated in this lab: nvidia-smi --frobnicate" in out
+
+
+def test_shipped_exhibit_questions_render(tmp_path):
+    from study.bank.bank import load_bank
+    from study.quiz.instance import instantiate
+
+    exhibits = [q for q in load_bank().questions if q.exhibit is not None]
+    assert len(exhibits) >= 20
+    for q in exhibits:
+        assert "```text\n$ " in instantiate(q, 0).stem
