@@ -5,9 +5,10 @@ Layout follows driver R535 (89 columns), as in these real samples in ``reference
 Processes box), ``nvidia-smi_default_mig_h100_1.txt`` (535.104.12, DGX H100 with MIG: ``On``/``N/A`` cells
 and the MIG devices table), ``nvidia-smi_-L_mig_h100_1.txt`` (``-L`` with MIG children),
 ``nvidia-smi_--query-gpu_csv_h100_1.txt`` (535.309.01, CSV header joined by ``, ``) and
-``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend). Process rows use R535's column
-widths (R570+ widens PID, see INDEX.md); a real R535 process row was not among the samples, so its cells are
-placed under the R535 header's columns the way the R580 sample places them under its own.
+``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend). Process rows follow a real
+530.41.03 Processes box (the same 87-column box R535 prints; R570+ widens PID, see INDEX.md): PID in 10,
+Type in 7, the name in 38 (cut on the left with ``...``), memory right-aligned in 12. That box came from a
+public README's nvidia-smi output (GTX 1070), quoted in the golden test.
 """
 
 from __future__ import annotations
@@ -75,8 +76,10 @@ def default_table(host: Host) -> str:
 
 
 def lost_message(g: Gpu) -> str:
-    """NVML's words for a GPU that no longer answers on the bus (nvidia-smi prints this and stops)."""
-    return (f"Unable to determine the device handle for GPU{bus_id(g.index)[4:]}: GPU is lost.  "
+    """What nvidia-smi prints, and then stops, when a GPU no longer answers on the bus (wording as quoted in
+    github.com/JosephKJ/OWOD#81: "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost.
+    Reboot the system to recover this GPU")."""
+    return (f"Unable to determine the device handle for GPU {bus_id(g.index)[4:]}: GPU is lost. "
             "Reboot the system to recover this GPU")
 
 
@@ -118,10 +121,11 @@ def _processes(gpus: list[Gpu]) -> list[str]:
     if not rows:
         out.append(_pad(" No running processes found"))
     for g, p in rows:
-        name = p.name if len(p.name) <= 36 else "..." + p.name[-33:]
+        # A real 530.41.03 box (same layout as R535) gives the name 38 columns, cut on the left with "...".
+        name = p.name if len(p.name) <= 38 else "..." + p.name[-35:]
         gi = "N/A" if p.gi is None else str(p.gi)
         ci = "N/A" if p.ci is None else str(p.ci)
-        out.append(f"|{g.index:>5}   {gi:>3}  {ci:>3}{p.pid:>10}{p.type:>7}   {name:<36}{str(p.mem_mib) + 'MiB':>14} |")
+        out.append(f"|{g.index:>5}   {gi:>3}  {ci:>3}{p.pid:>10}{p.type:>7}   {name:<38}{str(p.mem_mib) + 'MiB':>12} |")
     out.append(BOX)
     return out
 

@@ -52,7 +52,7 @@ def test_process_rows_sit_under_the_r535_header_columns():
     assert len(row) == len(head) == 89
     assert row.index("4935") + 4 == head.index("PID") + 3  # PID right-aligned under its header
     assert row.index("...") == head.index("Process name")  # long names are cut on the left
-    assert row.index("18256MiB") + 8 == head.index("Memory") + 6
+    assert row.index("18256MiB") + 8 == head.index("Memory") + 6  # memory ends under "Memory"
 
 
 def test_query_d_groups_follow_the_r535_sample_keys_and_order():
@@ -138,3 +138,24 @@ def test_mig_lci_box_has_the_samples_width_and_header():
     assert ours[:6] == ref[:6]
     assert {len(ln) for ln in ours} == {len(ref[0])}
     assert shape(ours[6]).replace("MIG #g.##gb   ", "MIG #c.#g.##gb") == shape(ref[6])
+
+
+# Process rows of a real 530.41.03 nvidia-smi (the same 87-column Processes box as R535), quoted from a
+# public README's "nvidia-smi" output (GTX 1070 desktop): the cells, widths and left-cut names to match.
+R530_PROCESS_ROWS = [
+    "|    0   N/A  N/A      2123      G   /usr/lib/xorg/Xorg                          647MiB |",
+    "|    0   N/A  N/A      2294      G   /usr/bin/gnome-shell                        116MiB |",
+    "|    0   N/A  N/A     21442      G   ...sion,SpareRendererForSitePerProcess      160MiB |",
+    "|    0   N/A  N/A    157723      G   gnome-control-center                          2MiB |",
+]
+
+
+def test_process_rows_match_a_real_r530_processes_box():
+    procs = [{"pid": 2123, "name": "/usr/lib/xorg/Xorg", "mem_mib": 647, "type": "G"},
+             {"pid": 2294, "name": "/usr/bin/gnome-shell", "mem_mib": 116, "type": "G"},
+             {"pid": 21442, "name": "/opt/google/chrome/chrome --type=gpu-process --enable-features=Session,SpareRendererForSitePerProcess",
+              "mem_mib": 160, "type": "G"},
+             {"pid": 157723, "name": "gnome-control-center", "mem_mib": 2, "type": "G"}]
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "processes": procs}])
+    rows = [ln for ln in nvidia_smi.default_table(s.host).split("\n") if "MiB |" in ln and "N/A  N/A" in ln]
+    assert rows == R530_PROCESS_ROWS
