@@ -89,13 +89,14 @@ def describe_node(k8s: Kubernetes, name: str) -> str:
     out.append(f"{'Unschedulable:':<20}false")
     res = _resources(node)
     out += _block("Capacity", res) + _block("Allocatable", res)
-    out += ["Allocated resources:", "  (Total limits may be over 100 percent, i.e., overcommitted.)",
-            "  Resource           Requests     Limits", "  --------           --------     ------",
-            "  cpu                8 (3%)       8 (3%)", "  memory             64Gi (3%)    64Gi (3%)"]
     gpu_keys = [k for k in res if k.startswith("nvidia.com/")]
+    rows = [["Resource", "Requests", "Limits"], ["--------", "--------", "------"],
+            ["cpu", "8 (3%)", "8 (3%)"], ["memory", "64Gi (3%)", "64Gi (3%)"]]
     for k in gpu_keys:
         req = str(node.gpus_requested) if k == "nvidia.com/gpu" else "0"
-        out.append(f"  {k:<19}{req:<13}{req}")
+        rows.append([k, req, req])
+    out += ["Allocated resources:", "  (Total limits may be over 100 percent, i.e., overcommitted.)"]
+    out += ["  " + line for line in table(rows, gap=2).split("\n")]
     out.append("Events:              <none>")
     return "\n".join(out)
 

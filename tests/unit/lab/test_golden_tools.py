@@ -167,3 +167,18 @@ def test_exporter_help_lines_and_label_order_match_the_sample():
     first_ref = next(ln for ln in ref if ln.startswith("DCGM_FI_DEV_SM_CLOCK{"))
     first = next(ln for ln in ours if ln.startswith("DCGM_FI_DEV_SM_CLOCK{"))
     assert labels(first) == labels(first_ref)
+
+
+def test_kubectl_describe_node_mig_mixed_resources_match_the_sample():
+    k8s = System.model_validate({"host": {"model": "h100-sxm", "gpu_count": 8}, "kubernetes": {"nodes": [
+        {"name": "myworker", "gpu_model": "h100-sxm", "gpu_count": 8, "mig_strategy": "mixed",
+         "mig_resources": {"mig-1g.10gb": 16, "mig-2g.20gb": 8, "mig-3g.40gb": 8}}]}}).kubernetes
+    out = kubectl.describe_node(k8s, "myworker").split("\n")
+    ref = sample("kubectl_describe_node_mig-resources_h100_1.txt")
+    # The sample's grep lost the 2-space indent of the resource lines (its header says so): compare stripped.
+    cap = [ln.strip() for ln in out[out.index("Capacity:") + 1:out.index("Allocatable:")] if "nvidia.com/" in ln]
+    assert cap == ref[ref.index("Capacity:") + 1:ref.index("Allocatable:")]
+    head = next(ln for ln in out if ln.strip().startswith("Resource"))
+    assert head.strip().index("Requests") == ref[-4].index("Requests")
+    rows = [ln.strip().split() for ln in out if ln.strip().startswith("nvidia.com/mig-")][-3:]
+    assert rows == [ln.split() for ln in ref[-3:]]
