@@ -156,10 +156,8 @@ def run(host: Host, argv: list[str]) -> str:
         level = {"quick": 1, "medium": 2, "long": 3}.get(rest[1]) or int(rest[1])
         return diag(host, level)
     if sub == "dmon":
-        ids = None
-        for i, a in enumerate(rest):
-            if a == "-e" and i + 1 < len(rest):
-                ids = rest[i + 1]
-        if ids is not None and all(a in ("-e", ids, "-c", "1", "-i", "0") for a in rest):
-            return dmon(host, ids)
+        opts = dict(zip(rest[::2], rest[1::2]))
+        if len(rest) % 2 == 0 and "-e" in opts and set(opts) <= {"-e", "-c", "-i", "-d"} and \
+                all(v.replace(",", "").isdigit() for v in opts.values()):
+            return dmon(host, opts["-e"])
     raise unknown("dcgmi", argv)

@@ -182,3 +182,16 @@ def test_kubectl_describe_node_mig_mixed_resources_match_the_sample():
     assert head.strip().index("Requests") == ref[-4].index("Requests")
     rows = [ln.strip().split() for ln in out if ln.strip().startswith("nvidia.com/mig-")][-3:]
     assert rows == [ln.split() for ln in ref[-3:]]
+
+
+def test_dcgmi_dmon_header_and_rows_follow_the_sample():
+    from study.lab.shell import run_line
+
+    s = system(model="h100-sxm", gpu_count=4, gpus=[{"index": 1, "util_pct": 97, "sm_active": 0.41}])
+    out = run_line(s, "dcgmi dmon -e 203,1002 -c 1").split("\n")
+    ref = sample("dcgmi_dmon_-e_1011-1012_h800_1.txt")
+    assert out[:2] == ["#Entity   GPUTL                       SMACT", "ID"]
+    assert out[2:] == ["GPU 3     0                           0.000", "GPU 2     0                           0.000",
+                       "GPU 1     97                          0.410", "GPU 0     0                           0.000"]
+    assert ref[0].index("NVLRX") == out[0].index("SMACT") and ref[1] == "ID"
+    assert run_line(s, "dcgmi dmon -e 203 -x 1").startswith("not simulated in this lab")
