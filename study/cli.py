@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "tui",
     "quiz",
     "calc",
+    "lab",
     "lint",
     "schema",
     "bank",

@@ -161,12 +161,13 @@ class Distractor(_Model):
         return self
 
 
-class Accept(_Model):
-    """A lint warning of this question accepted on purpose, with why (``unit-bits-bytes`` on a question that
-    asks for GB/s of a network link deliberately)."""
+class Exhibit(_Model):
+    """A command's output from an operations lab (``content/labs``), shown with the question as a monospace
+    block: ``exhibit: {lab: thermal-slowdown, run: "nvidia-smi", seed: 2}``."""
 
-    code: Text
-    reason: Text
+    lab: Id
+    run: Text
+    seed: int = Field(default=0, ge=0)
 
 
 QuestionType = Literal["single", "multi", "true_false", "numeric"]
@@ -207,6 +208,7 @@ class Question(_Model):
     tags: list[Text] = Field(default_factory=list)
     # Warnings of this question that lint drops because the author meant them; each says why.
     accept: list[Accept] = Field(default_factory=list)
+    exhibit: Exhibit | None = None
     source: SourceRef | None = Field(default=None, exclude=True)
 
     @property

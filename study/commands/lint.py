@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     unknown = [p for p in args.paths if Path(p).is_file() and Path(p).suffix not in (".yaml", ".yml", ".md")]
     if unknown:
         raise UsageError(f"{unknown[0]}: lint reads question files (.yaml, .yml) and topic files (.md)")
-    result = _lint_bank_alone(args) if args.questions else lint(args.paths, with_calc=not args.no_calc)
+    result = (_lint_bank_alone(args) if args.questions
+              else _with_labs(args.paths, lambda paths: lint(paths, with_calc=not args.no_calc)))
     if args.json:
         print(
             json.dumps(
@@ -78,3 +79,41 @@ def run(args: argparse.Namespace) -> int:
         print(summary, file=sys.stderr)
     failed = result.errors > 0 or (args.strict and result.warnings > 0)
     return 1 if failed else 0
+
+
+def _with_labs(paths: list[str], lint_bank):  # type: ignore[no-untyped-def]
+    """Lab files (``content/labs/*.yaml``) are linted by ``study.lab.lint``; everything else by the bank.
+    With no paths both run; with only lab paths the bank is not re-linted."""
+    import dataclasses
+    from pathlib import Path
+
+    from study.lab.lint import is_lab_file, lint_labs
+    from study.lab.load import lab_paths
+
+    given = [Path(p) for p in paths]
+    labs = [p for p in given if p.is_file() and is_lab_file(p)]
+    labs += [q for p in given if p.is_dir() and p.name == "labs" for q in lab_paths(p)]
+    rest = [str(p) for p in given if p not in labs and not (p.is_dir() and p.name == "labs")]
+    if not given:
+        result, found = lint_bank([]), lint_labs()
+    elif rest:
+        result, found = lint_bank(rest), lint_labs(labs)
+    else:
+        from study.bank.lint import LintResult
+
+        result, found = LintResult((), 0, 0, 0), lint_labs(labs)
+    n_labs = len(labs) if given else len(lab_paths())
+    if rest or not given:
+        from study.bank.bank import load_bank
+        from study.lab.lint import exhibit_findings
+
+        bank = load_bank(extra=[Path(p) for p in rest]) if rest else load_bank()
+        shown = None
+        if rest:
+            from study.bank.bank import display_path
+            from study.bank.load import QUESTION_SUFFIXES, iter_files
+
+            shown = {display_path(p) for p in iter_files([Path(p) for p in rest], QUESTION_SUFFIXES)}
+        found = [*found, *(d for d in exhibit_findings(bank.questions) if shown is None or d.path in shown)]
+    return dataclasses.replace(result, diagnostics=tuple(sorted({*result.diagnostics, *found})),
+                               files=result.files + n_labs)

@@ -21,7 +21,7 @@ EXPORT_SEED = 0
 # A numeric question states its unit in the text, because a GIFT number has none; import strips it again.
 UNIT_SENTENCE = "\n\nAnswer in {unit}."
 # Metadata whose value may contain spaces: alone on its line, the value runs to the end of the line.
-FREE_KEYS = ("reference", "accept", "unit", "tolerance", "templated", "source")
+FREE_KEYS = ("reference", "accept", "unit", "tolerance", "templated", "source", "exhibit")
 
 
 @dataclass
@@ -107,6 +107,7 @@ def metadata_lines(q: Question) -> list[str]:
     # A lint warning the author accepted with a reason travels too, or the re-imported bank warns again.
     for accepted in q.accept:
         lines.append(f"// study: accept={accepted.code} {_comment_value(accepted.reason)}")
+    lines += exhibit_lines(q)
     if q.source is not None:
         # Never the exporting machine's absolute path: the folder and file are what a reader can use.
         path = q.source.path
@@ -114,6 +115,17 @@ def metadata_lines(q: Question) -> list[str]:
             path = "/".join(Path(path).parts[-2:])
         lines.append(f"// study: source={path}:{q.source.line}")
     return lines
+
+
+def exhibit_lines(q: Question) -> list[str]:
+    """A lab exhibit travels as a comment (so an import restores it) and, in the text, as the rendered block
+    Moodle shows."""
+    ex = getattr(q, "exhibit", None)
+    if ex is None:
+        return []
+    import json
+
+    return [f"// study: exhibit={json.dumps(ex.model_dump(), separators=(',', ':'))}"]
 
 
 def _feedback(text: str | None) -> str:

@@ -298,6 +298,7 @@ class Converter:
         volatile = meta.get("volatile")
         if volatile == "true":
             data["volatile"] = True
+        exhibit_back(data, meta, item.loc, self.problem)
         # The id is made last so a question skipped half-way does not take one.
         conv.data = {"id": self.make_id(item, meta, stem), **data}
         # GIFT text has no templates: any brace in it is literal, written {{ }} so study does not read a
@@ -550,3 +551,26 @@ def convert(source: str, *, prefix: str, objectives: set[str], default_objective
     metadata and category name none.
     """
     return Converter(prefix=prefix, objectives=objectives, default_objective=default_objective).run(source)
+
+
+def exhibit_back(data: dict[str, Any], meta: dict[str, Any], loc: Loc, problem: Any) -> None:
+    """Restore a lab exhibit from its ``// study: exhibit={...}`` comment and take its rendered block (which
+    the export appended for Moodle) off the stem again."""
+    raw = meta.get("exhibit")
+    if not raw:
+        return
+    import json
+
+    try:
+        ex = json.loads(raw)
+    except ValueError:
+        ex = None
+    if not (isinstance(ex, dict) and set(ex) <= {"lab", "run", "seed"} and isinstance(ex.get("lab"), str)
+            and isinstance(ex.get("run"), str) and isinstance(ex.get("seed", 0), int)):
+        problem(loc, "note", "'// study: exhibit=' is not {lab, run, seed} JSON; ignored")
+        return
+    data["exhibit"] = ex
+    stem = data.get("stem", "")
+    cut = max(stem.rfind("\n\n```text\n$ "), stem.rfind("\n\n~~~~text\n$ "))
+    if cut > 0:
+        data["stem"] = stem[:cut]

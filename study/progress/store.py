@@ -44,9 +44,9 @@ from study.progress.store_open import (
 )
 
 UTC = dt.timezone.utc
-Mode = Literal["practice", "exam", "review", "quiz"]
+Mode = Literal["practice", "exam", "review", "quiz", "lab"]
 Kind = Literal["card", "question"]
-MODES = ("practice", "exam", "review", "quiz")
+MODES = ("practice", "exam", "review", "quiz", "lab")
 
 RETENTION_RANGE = (0.70, 0.97)  # the desired retention the app offers (FSRS target recall)
 DEFAULT_SETTINGS: dict[str, Any] = {

@@ -245,8 +245,24 @@ def render_stem(question: Question, params: Mapping[str, Any]) -> str:
         return match.group(0)
 
     if "{" not in question.stem and "}}" not in question.stem:
-        return question.stem
-    return PLACEHOLDER_RE.sub(fill, question.stem)
+        stem = question.stem
+    else:
+        stem = PLACEHOLDER_RE.sub(fill, question.stem)
+    return with_exhibit(question, stem)
+
+
+def with_exhibit(question: Question, stem: str) -> str:
+    """The stem followed by its lab exhibit as a fenced block (added after the placeholders are filled, so the
+    braces of real tool output are never read as placeholders)."""
+    exhibit = getattr(question, "exhibit", None)
+    if exhibit is None:
+        return stem
+    from study.lab.exhibit import ExhibitError, exhibit_block
+
+    try:
+        return f"{stem}\n\n{exhibit_block(exhibit.lab, exhibit.run, exhibit.seed)}"
+    except ExhibitError as exc:
+        raise InstanceError(f"{question.id}: {exc}") from exc
 
 
 def content_hash(question: Question) -> str:

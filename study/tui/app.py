@@ -34,6 +34,7 @@ SCREENS: dict[str, tuple[str, str, str, str]] = {
     "practice": ("practice", "PracticeSetupScreen", "Practice", "questions with immediate feedback"),
     "exam": ("exam", "ExamStartScreen", "Exam", "50 questions, 60 minutes, like the real one"),
     "calc": ("calc", "CalcScreen", "Calculator", "GPU memory, throughput and training time"),
+    "lab": ("lab", "LabEntry", "Labs", "operations labs: a simulated GPU cluster's terminal and graded tasks"),
     "progress": ("progress", "ProgressScreen", "Progress", "mastery per objective, history, forecast"),
     "settings": ("settings", "SettingsScreen", "Settings", "exam date, daily goal, retention, theme"),
     "help": ("help", "HelpScreen", "Help", "every key, and what readiness means"),

@@ -28,6 +28,12 @@ CORE = [
     "study.authoring.preview",
     "study.authoring.new",
     "study.bank.stats",
+    # The operations labs' core: renderers, shell, lint, plain mode and the --run cache.
+    "study.lab.shell",
+    "study.lab.lint",
+    "study.lab.plain",
+    "study.lab.quick",
+    "study.lab.exhibit",
 ]
 
 

@@ -28,6 +28,8 @@ class HomeScreen(Screen):
         Binding("e", "app.open('exam')", "Exam"),
         Binding("c", "app.open('calc')", "Calc"),
         Binding("t", "app.open('topics')", "Topics"),
+        # Not in the footer (80 columns are full); Help and the palette list it.
+        Binding("o", "app.open('lab')", "Labs", show=False),
         # "%" and "," rather than letters: g, s and the like are verbs on other screens (Navigator, Start), and a
         # key means one thing wherever the footer shows it (tests/tui/test_keys.py).
         Binding("percent_sign", "app.open('progress')", "Progress", key_display="%"),

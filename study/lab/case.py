@@ -1,0 +1,152 @@
+"""One case of a lab: its variables drawn for a seed, the system filled in, the tasks as bank questions.
+
+The same seed always gives the same case (``random.Random(f"{seed}:{lab.id}")``), so ``--seed N`` is
+reproducible and a retried lab with a new seed is a new case. Tasks are graded from the case's own state:
+their text and answers are written with the same ``{var}`` placeholders as the system they ask about.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+from study.lab.schema import Lab, Lookup, Pick, System
+
+_VAR = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+class CaseError(ValueError):
+    """The lab's variables cannot be drawn or its filled-in system is not valid."""
+
+
+@dataclass(frozen=True)
+class Case:
+    lab: Lab
+    seed: int
+    vars: Mapping[str, Any]
+    system: System
+
+    @property
+    def questions(self) -> list[Any]:
+        return task_questions(self.lab, self.vars)
+
+
+def _choices(lab: Lab, name: str, drawn: Mapping[str, Any]) -> list[Any]:
+    spec = lab.vars[name]
+    if isinstance(spec, Pick):
+        taken = {drawn[n] for n in spec.not_ if n in drawn}
+        pool = [v for v in spec.from_ if v not in taken]
+        if not pool:
+            raise CaseError(f"variable {name!r}: every value in 'from' is taken by {spec.not_}")
+        return pool
+    return list(spec)
+
+
+def draw_vars(lab: Lab, seed: int) -> dict[str, Any]:
+    rng = random.Random(f"{seed}:{lab.id}")
+    drawn: dict[str, Any] = {}
+    for name, spec in lab.vars.items():
+        if isinstance(spec, Lookup):
+            key = str(drawn.get(spec.by))
+            if key not in spec.map:
+                raise CaseError(f"variable {name!r}: no entry for {spec.by}={key}")
+            drawn[name] = spec.map[key]
+        else:
+            drawn[name] = rng.choice(_choices(lab, name, drawn))
+    return drawn
+
+
+def every_vars(lab: Lab, limit: int = 256) -> Iterator[dict[str, Any]]:
+    """Every combination of the lab's variables (for lint), or ``limit`` seeds' draws when there are more."""
+    lookups = {n: s for n, s in lab.vars.items() if isinstance(s, Lookup)}
+    names = [n for n in lab.vars if n not in lookups]
+    total = 1
+    for n in names:
+        spec = lab.vars[n]
+        total *= len(spec.from_ if isinstance(spec, Pick) else spec)
+    if total > limit:
+        seen: set[tuple[Any, ...]] = set()
+        for seed in range(limit):
+            v = draw_vars(lab, seed)
+            key = tuple(v.values())
+            if key not in seen:
+                seen.add(key)
+                yield v
+        return
+    pools = [lab.vars[n].from_ if isinstance(lab.vars[n], Pick) else lab.vars[n] for n in names]
+    for combo in itertools.product(*pools):
+        v = dict(zip(names, combo))
+        ok = all(v[n] not in {v[o] for o in lab.vars[n].not_} for n in names if isinstance(lab.vars[n], Pick))
+        if ok:
+            for n, spec in lookups.items():
+                v[n] = spec.map.get(str(v.get(spec.by)), "")
+            yield {k: v[k] for k in lab.vars}
+
+
+def fill(value: Any, env: Mapping[str, Any]) -> Any:
+    """``value`` with placeholders replaced: a string that is exactly ``{var}`` becomes the value itself
+    (so a number stays a number), any other string gets the value's text. Unknown names stay as written."""
+    if isinstance(value, str):
+        m = _VAR.fullmatch(value.strip())
+        if m and m.group(1) in env:
+            return env[m.group(1)]
+        return _VAR.sub(lambda mm: str(env[mm.group(1)]) if mm.group(1) in env else mm.group(0), value)
+    if isinstance(value, list):
+        return [fill(v, env) for v in value]
+    if isinstance(value, dict):
+        return {fill(k, env) if isinstance(k, str) else k: fill(v, env) for k, v in value.items()}
+    return value
+
+
+def build_system(lab: Lab, env: Mapping[str, Any]) -> System:
+    """The validated system for these variables (pydantic's error when the filled-in data is wrong)."""
+    return System.model_validate(fill(lab.system, env))
+
+
+def build_case(lab: Lab, seed: int = 0) -> Case:
+    from pydantic import ValidationError
+
+    env = draw_vars(lab, seed)
+    try:
+        system = build_system(lab, env)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise CaseError(f"lab {lab.id!r} seed {seed}: system.{where}: {first['msg']}") from None
+    return Case(lab, seed, env, system)
+
+
+def task_id(lab: Lab, task_id_: str) -> str:
+    return f"lab.{lab.id}.{task_id_}"
+
+
+def task_questions(lab: Lab, env: Mapping[str, Any]) -> list[Any]:
+    """The lab's tasks as bank :class:`~study.bank.schema.Question` objects, filled in for ``env``.
+
+    Numeric variables are also the question's parameters, so an answer's ``calc`` can compute from them
+    (``total_mib - used_mib``) with the bank's own evaluator."""
+    from study.bank.schema import Question
+
+    params = {k: [v] for k, v in env.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    out = []
+    for t in lab.tasks:
+        data = t.model_dump(exclude_none=True, by_alias=True)
+        data = fill(data, env)
+        data.update(
+            id=task_id(lab, t.id),
+            objective=t.objective or lab.objectives[0],
+            difficulty=t.difficulty or lab.difficulty,
+            references=[r.model_dump() for r in lab.references],
+            verified=lab.verified,
+            volatile=lab.volatile,
+            tags=["lab", lab.id],
+        )
+        if params and t.type == "numeric":
+            data["params"] = params
+        if data.get("answer") and "calc" in data["answer"] and "value" in data["answer"]:
+            data["answer"].pop("value")
+        out.append(Question.model_validate(data))
+    return out

@@ -1,0 +1,68 @@
+"""A lab being worked: its case, the tasks as instances, and each answer graded and recorded (mode ``lab``).
+
+Shared by ``study lab ID --plain`` and the app's Lab screen so both grade and record the same way: an
+answer becomes an :class:`~study.progress.Attempt` with the task's stable id (``lab.<lab>.<task>``), the
+case's variables as its parameters and the task as shown, like any quiz answer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from study.lab.case import Case
+from study.lab.shell import run_line
+
+
+class LabSession:
+    def __init__(self, case: Case, *, store: Any = None, clock: Any = None) -> None:
+        from study.quiz.instance import instantiate
+
+        self.case = case
+        self.store = store
+        self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
+        self.id = uuid.uuid4().hex
+        self.instances = [instantiate(q, case.seed, params=dict(case.vars)) for q in case.questions]
+        self.grades: list[Any] = [None] * len(self.instances)
+        self.started = [self.clock()] * len(self.instances)
+        self.history: list[str] = []
+
+    @property
+    def lab(self) -> Any:
+        return self.case.lab
+
+    def run(self, line: str) -> str:
+        if line.strip():
+            self.history.append(line.strip())
+        return run_line(self.case.system, line)
+
+    def answer(self, i: int, given: str) -> Any:
+        """Grade ``given`` for task ``i`` (0-based) and record it; an unreadable answer raises AnswerError."""
+        from study.quiz.grade import grade_answer, normalize_answer
+
+        inst = self.instances[i]
+        grade = grade_answer(inst, given)
+        self.grades[i] = grade
+        if self.store is not None:
+            from study.progress import Attempt
+            from study.quiz.shown import shown_record
+
+            now = self.clock()
+            picked: tuple[str, ...] = ()
+            if inst.options:
+                labels = normalize_answer(inst, given).split(",")
+                picked = tuple(inst.options[inst.labels.index(lb)].text for lb in labels if lb in inst.labels)
+            self.store.record_attempt(Attempt(
+                item_id=inst.qid, content_hash=inst.content_hash, params=dict(inst.params),
+                given=normalize_answer(inst, given) if inst.options else given.strip(), correct=grade.correct,
+                seconds=max(0.0, (now - self.started[i]).total_seconds()), mode="lab", session_id=self.id,
+                at=now, picked=picked, shown=shown_record(inst, self.lab.title)))
+        return grade
+
+    @property
+    def done(self) -> bool:
+        return all(g is not None for g in self.grades)
+
+    def score(self) -> tuple[int, int]:
+        return sum(bool(g and g.correct) for g in self.grades), len(self.grades)

@@ -1,0 +1,212 @@
+"""The simulated shell: one command line in, the text the real tool would print out. Nothing is executed.
+
+The line is split with :mod:`shlex`; a pipe is allowed only into ``grep`` (``-i``, ``-v``, ``-E``) or
+``head``/``tail -n N``, which filter the simulated text. Any other program is ``command not found``, as
+bash says; a known tool with flags the lab does not simulate says so in one line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import re
+import shlex
+
+from study.lab.common import NotSimulated, unknown
+
+if TYPE_CHECKING:
+    from study.lab.schema import System
+
+TOOLS = ("nvidia-smi", "dcgmi", "kubectl", "sinfo", "squeue", "scontrol", "sacct", "ibstat", "ibdev2netdev",
+         "dmesg", "journalctl", "curl")
+FILTERS = ("grep", "head", "tail")
+
+# What `help` lists and tab completion offers: the command lines each tool family simulates.
+COMMANDS = (
+    "nvidia-smi", "nvidia-smi -L", "nvidia-smi -q", "nvidia-smi -q -i 0", "nvidia-smi -q -d PERFORMANCE",
+    "nvidia-smi -q -d TEMPERATURE", "nvidia-smi -q -d POWER", "nvidia-smi -q -d MEMORY", "nvidia-smi -q -d ECC",
+    "nvidia-smi -q -d ROW_REMAPPER", "nvidia-smi -q -d CLOCK", "nvidia-smi -q -d UTILIZATION",
+    "nvidia-smi --query-gpu=index,name,temperature.gpu,power.draw,utilization.gpu,memory.used --format=csv",
+    "nvidia-smi topo -m", "nvidia-smi mig -lgip", "nvidia-smi mig -lgi", "nvidia-smi mig -lci",
+    "dcgmi discovery -l", "dcgmi health -c", "dcgmi health -c -j", "dcgmi diag -r 1", "dcgmi diag -r 2",
+    "dcgmi diag -r 3", "dcgmi dmon -e 150,155,203,1002 -c 1", "curl localhost:9400/metrics",
+    "kubectl get nodes", "kubectl describe node NAME", "kubectl get pods -A", "kubectl get pods -n gpu-operator",
+    "kubectl describe pod NAME -n NAMESPACE", "sinfo", "squeue", "scontrol show node NAME",
+    "scontrol show job ID", "sacct", "ibstat", "ibdev2netdev", "dmesg", "dmesg -T", "dmesg | grep -i xid",
+    "journalctl -k",
+)
+
+HELP = "\n".join(["Commands this lab simulates (nothing runs on your machine):"] + [f"  {c}" for c in COMMANDS] +
+                 ["Pipes: | grep [-i] [-v] [-E] PATTERN, | head -n N, | tail -n N.  Also: help, clear."])
+
+
+def _nvidia_smi(system: System, argv: list[str]) -> str:
+    from study.lab import nvidia_smi as smi
+
+    host = system.host
+    lost = [g for g in host.gpu_list if g.lost]
+    if argv[:1] == ["topo"]:
+        if argv[1:] in (["-m"], ["--matrix"]):
+            return smi.topo(host)
+        raise unknown("nvidia-smi", argv)
+    if not argv:
+        return smi.lost_message(lost[0]) if lost else smi.default_table(host)
+    if argv in (["-L"], ["--list-gpus"]):
+        return smi.lost_message(lost[0]) if lost else smi.list_gpus(host)
+    if argv[0] == "mig":
+        from study.lab import nvidia_smi_mig as mig
+
+        rest = argv[1:]
+        index = None
+        if "-i" in rest:  # -i N may come before or after the action, as nvidia-smi allows
+            k = rest.index("-i")
+            if k + 1 >= len(rest) or not rest[k + 1].isdigit():
+                raise unknown("nvidia-smi", argv)
+            index, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
+        gi_filter = False
+        if len(rest) >= 2 and rest[0] == "-gi" and rest[1].isdigit():
+            gi_filter, rest = True, rest[2:]
+        if rest not in (["-lgip"], ["-lgi"], ["-lci"]) or (gi_filter and rest != ["-lci"]):
+            raise unknown("nvidia-smi", argv)
+        missing = mig.no_mig(host, index)
+        if missing:
+            return missing
+        return {"-lgip": mig.lgip, "-lgi": mig.lgi, "-lci": mig.lci}[rest[0]](host, index)
+    index: int | None = None
+    groups: list[str] | None = None
+    query = fmt = None
+    q = False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-q", "--query"):
+            q = True
+        elif a in ("-i", "--id") and i + 1 < len(argv) and argv[i + 1].isdigit():
+            index = int(argv[i + 1])
+            i += 1
+        elif a in ("-d", "--display") and i + 1 < len(argv):
+            groups = [g for g in argv[i + 1].split(",") if g]
+            i += 1
+        elif a.startswith("--query-gpu="):
+            query = a.split("=", 1)[1]
+        elif a.startswith("--format="):
+            fmt = a.split("=", 1)[1]
+        else:
+            raise unknown("nvidia-smi", argv)
+        i += 1
+    if query is not None:
+        if q or groups or fmt is None:
+            return "Invalid combination of input arguments. Please run 'nvidia-smi -h' for help." if fmt else \
+                "--format is required when --query-gpu is given: nvidia-smi --query-gpu=... --format=csv"
+        return smi.lost_message(lost[0]) if lost else smi.query_gpu(host, query, fmt, None if index is None else [index])
+    if q:
+        from study.lab import nvidia_smi_q
+
+        return smi.lost_message(lost[0]) if lost else nvidia_smi_q.query(host, index, groups)
+    if groups is not None or fmt is not None:
+        raise unknown("nvidia-smi", argv)
+    if index is not None:
+        raise unknown("nvidia-smi", argv)
+    return smi.lost_message(lost[0]) if lost else smi.default_table(host)
+
+
+def run_tool(system: System, tool: str, argv: list[str]) -> str:
+    if tool == "nvidia-smi":
+        return _nvidia_smi(system, argv)
+    if tool == "dcgmi":
+        from study.lab import dcgmi
+
+        return dcgmi.run(system.host, argv)
+    if tool == "kubectl":
+        from study.lab import kubectl
+
+        return kubectl.run(system.kubernetes, argv)
+    if tool in ("sinfo", "squeue", "scontrol", "sacct"):
+        from study.lab import slurm
+
+        return slurm.run(system.slurm, tool, argv)
+    if tool in ("ibstat", "ibdev2netdev"):
+        from study.lab import ib
+
+        return ib.run(system.host, tool, argv)
+    if tool in ("dmesg", "journalctl"):
+        from study.lab import kernel
+
+        return kernel.run(system.host, tool, argv)
+    if tool == "curl":
+        from study.lab import exporter
+
+        return exporter.run(system.host, argv)
+    return f"bash: {tool}: command not found"
+
+
+def _filter(text: str, argv: list[str]) -> str:
+    prog, args = argv[0], argv[1:]
+    lines = text.split("\n")
+    if prog in ("head", "tail"):
+        n = 10
+        if args[:1] == ["-n"] and len(args) == 2 and args[1].isdigit():
+            n = int(args[1])
+        elif len(args) == 1 and re.fullmatch(r"-\d+", args[0]):
+            n = int(args[0][1:])
+        elif args:
+            raise NotSimulated(f"not simulated in this lab: {' '.join(argv)}")
+        return "\n".join(lines[:n] if prog == "head" else lines[-n:] if n else [])
+    flags = [a for a in args if a.startswith("-")]
+    words = [a for a in args if not a.startswith("-")]
+    letters = set("".join(f[1:] for f in flags))
+    if len(words) != 1 or not letters <= set("ivE") or any(f.startswith("--") for f in flags):
+        raise NotSimulated(f"not simulated in this lab: {' '.join(argv)}")
+    pattern = words[0]
+    try:
+        rx = re.compile(pattern if "E" in letters else re.escape(pattern).replace(r"\.\*", ".*"),
+                        re.IGNORECASE if "i" in letters else 0)
+    except re.error:
+        return f"grep: Unmatched ( or \\("
+    keep = [ln for ln in lines if bool(rx.search(ln)) != ("v" in letters)]
+    return "\n".join(keep)
+
+
+def run_line(system: System, line: str) -> str:
+    """What ``line`` prints in this system. Never raises for any input: errors are the shell's words."""
+    line = line.strip()
+    if not line:
+        return ""
+    if line in ("help", "?"):
+        return HELP
+    if any(op in line for op in ("&&", "||", ";", ">", "<", "`", "$(")):
+        return "not simulated in this lab: only one command, optionally piped into grep, head or tail"
+    try:
+        lexer = shlex.shlex(line, posix=True, punctuation_chars="|")
+        lexer.whitespace_split = True
+        tokens = list(lexer)
+    except ValueError as exc:
+        return f"bash: syntax error: {exc}"
+    stages: list[list[str]] = [[]]
+    for tok in tokens:
+        if tok == "|":
+            stages.append([])
+        elif set(tok) == {"|"}:
+            return f"bash: syntax error near unexpected token `{tok}'"
+        else:
+            stages[-1].append(tok)
+    if any(not s for s in stages):
+        return "bash: syntax error near unexpected token `|'"
+    tool, *argv = stages[0]
+    try:
+        if tool.startswith("sudo") and tool == "sudo" and argv:
+            tool, *argv = argv
+        text = run_tool(system, tool, argv)
+        for stage in stages[1:]:
+            if stage[0] not in FILTERS:
+                return f"bash: {stage[0]}: command not found" if stage[0] not in TOOLS else \
+                    "not simulated in this lab: piping into " + stage[0]
+            text = _filter(text, stage)
+        return text
+    except NotSimulated as exc:
+        return str(exc)
+
+
+def completions(prefix: str) -> list[str]:
+    """Known command lines starting with ``prefix`` (for tab completion)."""
+    return [c for c in COMMANDS if c.startswith(prefix) and c != prefix]

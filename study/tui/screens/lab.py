@@ -1,0 +1,214 @@
+"""The Lab screen: a simulated terminal beside the lab's tasks.
+
+Opened with a lab id, or first a list of labs to pick from. The terminal is an Input with history
+(up/down) and tab completion of the command lines the lab knows; its output goes to a RichLog that keeps
+the real tools' column layout (no wrapping, horizontal scroll). The tasks panel shows the current task;
+its answer box grades through :class:`~study.lab.session.LabSession`, which records the attempt (mode
+``lab``) like any other answer. Nothing typed is ever executed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Header, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from study.tui.widgets.footer import StudyFooter
+
+TERMINAL_HELP = "Type a command (help lists them), tab completes, up/down recalls. 'task N' picks a task."
+
+
+class CommandInput(Input):
+    """The prompt: up/down walk the history, tab completes from the lab's known command lines."""
+
+    BINDINGS = [
+        Binding("up", "history(-1)", "Earlier command", show=False),
+        Binding("down", "history(1)", "Later command", show=False),
+        Binding("tab", "complete", "Complete", show=False, priority=True),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(placeholder="$ nvidia-smi", **kwargs)
+        self.history: list[str] = []
+        self.position = 0
+
+    def remember(self, line: str) -> None:
+        if line and (not self.history or self.history[-1] != line):
+            self.history.append(line)
+        self.position = len(self.history)
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        self.position = max(0, min(len(self.history), self.position + step))
+        self.value = self.history[self.position] if self.position < len(self.history) else ""
+        self.cursor_position = len(self.value)
+
+    def action_complete(self) -> None:
+        from study.lab.shell import completions
+
+        options = completions(self.value)
+        if not options:
+            return
+        common = options[0]
+        for o in options[1:]:
+            while not o.startswith(common):
+                common = common[:-1]
+        # One match completes fully; several complete to what they share, and the log lists them.
+        self.value = common if len(options) > 1 and len(common) > len(self.value) else (
+            options[0] if len(options) == 1 else self.value)
+        self.cursor_position = len(self.value)
+        if len(options) > 1 and self.screen is not None:
+            self.screen.show_choices(options)  # type: ignore[attr-defined]
+
+
+class LabPickScreen(Screen):
+    """The labs to choose from: id, objectives and title."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        from study.lab.load import all_labs
+
+        yield Header()
+        self.labs = all_labs()
+        yield Static("Operations labs: read the real tools' output on a simulated GPU cluster. Enter opens one.",
+                     id="lab-pick-head")
+        yield OptionList(*[Option(f"{lab.title}  ({', '.join(lab.objectives)})", id=lab.id) for lab in self.labs],
+                         id="lab-pick")
+        yield StudyFooter()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.app.switch_screen(LabScreen(lab_id=event.option.id))
+
+
+def LabEntry(lab_id: str | None = None, seed: int | None = None) -> Screen:  # noqa: N802 (a screen factory)
+    """What ``app.open('lab')`` builds: the picker, or a lab directly."""
+    return LabScreen(lab_id=lab_id, seed=seed) if lab_id else LabPickScreen()
+
+
+class LabScreen(Screen):
+    DEFAULT_CSS = """
+    LabScreen #lab-body { height: 1fr; }
+    LabScreen #lab-term { width: 3fr; }
+    LabScreen #lab-log { height: 1fr; border: round $primary; }
+    LabScreen #lab-side { width: 2fr; min-width: 28; }
+    LabScreen #lab-task { height: 1fr; border: round $secondary; padding: 0 1; }
+    """
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, lab_id: str, seed: int | None = None) -> None:
+        super().__init__()
+        self.lab_id = lab_id
+        self.seed = seed if seed is not None else random.randrange(1_000_000)
+        self.session: Any = None
+        self.current = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="lab-body"):
+            with Vertical(id="lab-term"):
+                yield RichLog(id="lab-log", wrap=False, markup=False, highlight=False, max_lines=5000)
+                yield CommandInput(id="lab-cmd")
+            with Vertical(id="lab-side"):
+                with VerticalScroll(id="lab-task"):
+                    yield Static(id="lab-task-text")
+                yield Input(placeholder="answer: letters or a number with unit", id="lab-answer")
+        yield StudyFooter()
+
+    def on_mount(self) -> None:
+        from study.lab.case import build_case, fill
+        from study.lab.load import load_lab
+        from study.lab.session import LabSession
+
+        services = getattr(self.app, "services", None)
+        lab = load_lab(self.lab_id)
+        self.session = LabSession(build_case(lab, self.seed), store=getattr(services, "store", None),
+                                  clock=getattr(services, "clock", None))
+        self.sub_title = f"{lab.title} (case {self.seed})"
+        log = self.query_one(RichLog)
+        log.write(Text(fill(lab.brief, self.session.case.vars)))
+        log.write(Text(TERMINAL_HELP))
+        self.show_task()
+        self.query_one(CommandInput).focus()
+
+    # -- terminal ---------------------------------------------------------------------------------------
+
+    def show_choices(self, options: list[str]) -> None:
+        self.query_one(RichLog).write(Text("\n".join(options)))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "lab-cmd":
+            self.run_command(event.value)
+            event.input.value = ""
+        elif event.input.id == "lab-answer":
+            self.answer(event.value)
+
+    def run_command(self, line: str) -> None:
+        from study.untrusted import shown
+
+        cmd = self.query_one(CommandInput)
+        log = self.query_one(RichLog)
+        line = line.strip()
+        cmd.remember(line)
+        log.write(Text(f"$ {line}", style="bold"))
+        words = line.split()
+        if words[:1] == ["task"] and len(words) == 2 and words[1].isdigit():
+            n = int(words[1]) - 1
+            if 0 <= n < len(self.session.instances):
+                self.current = n
+                self.show_task()
+                return
+        if line == "clear":
+            log.clear()
+            return
+        out = self.session.run(line)
+        if out:
+            log.write(Text(shown(out).expandtabs(8)))
+
+    # -- tasks ------------------------------------------------------------------------------------------
+
+    def show_task(self, feedback: str = "") -> None:
+        from study.lab.plain import task_text, tasks_text
+
+        text = tasks_text(self.session) + "\n\n"
+        if feedback:
+            text += feedback + "\n\n"
+        text += task_text(self.session, self.current)
+        self.query_one("#lab-task-text", Static).update(Text(text))
+
+    def answer(self, value: str) -> None:
+        from study.quiz.grade import AnswerError
+        from study.quiz.plain import feedback_text
+
+        box = self.query_one("#lab-answer", Input)
+        if not value.strip():
+            return
+        try:
+            grade = self.session.answer(self.current, value)
+        except AnswerError as exc:
+            self.show_task(f"{exc}.")
+            return
+        except Exception as exc:  # a store that cannot write keeps the lab going
+            from study.progress.store_open import StoreError
+
+            if not isinstance(exc, StoreError):
+                raise
+            self.notify(f"Could not save that to your progress ({exc}).", severity="warning")
+            return
+        box.value = ""
+        done = feedback_text(grade, self.session.instances[self.current])
+        following = [i for i, g in enumerate(self.session.grades) if g is None]
+        if following:
+            self.current = next((i for i in following if i > self.current), following[0])
+        right, total = self.session.score()
+        tail = f"\n\nAll tasks answered: {right} of {total} right." if not following else ""
+        self.show_task(done + tail)

@@ -1,0 +1,85 @@
+"""The Lab screen end to end: open it from Home, run a command, answer a task, find the attempt stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tui.conftest import settle
+
+SIZE = (80, 24)
+
+
+@pytest.mark.asyncio
+async def test_lab_from_home_runs_a_command_answers_and_records(make_app, store):
+    from textual.widgets import Input, OptionList, RichLog
+
+    from study.lab.case import draw_vars
+    from study.lab.load import load_lab
+    from study.tui.screens.lab import LabPickScreen, LabScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("o")
+        await settle(pilot, app)
+        assert isinstance(app.screen, LabPickScreen)
+        picker = app.screen.query_one(OptionList)
+        picker.highlighted = [o.id for o in picker._options].index("power-cap")
+        picker.focus()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, LabScreen) and screen.lab_id == "power-cap"
+        v = draw_vars(load_lab("power-cap"), screen.seed)
+
+        cmd = screen.query_one("#lab-cmd", Input)
+        cmd.focus()
+        for ch in "nvidia-smi -q -d POW":
+            await pilot.press(ch if ch != " " else "space")
+        await pilot.press("tab")  # completes the only known command line with this prefix
+        assert cmd.value == "nvidia-smi -q -d POWER"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        log = screen.query_one(RichLog)
+        text = "\n".join(line.text for line in log.lines)
+        assert f"Current Power Limit               : {v['cap']}.00 W" in text
+        await pilot.press("up")
+        assert cmd.value == "nvidia-smi -q -d POWER"  # history
+
+        screen.query_one("#lab-cmd", Input).value = "task 2"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        answer = screen.query_one("#lab-answer", Input)
+        answer.focus()
+        answer.value = f"{v['cap']} W"
+        await pilot.press("enter")
+        await settle(pilot, app)
+
+    import sqlite3
+
+    rows = sqlite3.connect(store.path).execute(
+        "SELECT item_id, mode, correct FROM attempts").fetchall()
+    assert rows == [("lab.power-cap.cap-watts", "lab", 1)]
+
+
+@pytest.mark.asyncio
+async def test_lab_screen_keeps_column_layout_and_unknown_commands_say_so(make_app):
+    from textual.widgets import Input, RichLog
+
+    from study.tui.screens.lab import LabScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.push_screen(LabScreen(lab_id="thermal-slowdown", seed=0))
+        await settle(pilot, app)
+        screen = app.screen
+        for line in ("nvidia-smi", "frobnicate"):
+            screen.query_one("#lab-cmd", Input).value = line
+            screen.query_one("#lab-cmd", Input).focus()
+            await pilot.press("enter")
+            await settle(pilot, app)
+        lines = [line.text for line in screen.query_one(RichLog).lines]
+        table = [ln for ln in lines if ln.startswith("|")]
+        assert table and {len(ln) for ln in table} == {89}  # not wrapped at the log's width
+        assert lines[-1] == "bash: frobnicate: command not found"

@@ -1,0 +1,161 @@
+"""Golden tests: each nvidia-smi renderer against the real sample its docstring cites."""
+
+from __future__ import annotations
+
+from study.lab import nvidia_smi, nvidia_smi_mig, nvidia_smi_q
+from study.lab.shell import run_line
+
+from .golden import sample, shape, system
+
+
+def test_default_table_matches_r535_h100_sample_line_for_line():
+    # nvidia-smi_default_h100_4.txt: NVIDIA-SMI 535.309.01, one H100 at 32C / 71 W, persistence off.
+    s = system(model="h100-sxm", gpu_count=1, driver="535.309.01", cuda="12.2", date="Tue Jul 21 09:51:54 2026",
+               gpus=[{"index": 0, "temp_c": 32, "power_w": 71, "persistence": False}])
+    ours = nvidia_smi.default_table(s.host).split("\n")
+    ref = sample("nvidia-smi_default_h100_4.txt")
+    assert len(ours) == len(ref)
+    for mine, real in zip(ours, ref):
+        # The only difference is where the GPU sits on the bus (the sample's VM put it at 04).
+        assert mine.replace("00000000:1B:00.0", "00000000:04:00.0") == real
+
+
+def test_default_table_with_mig_matches_dgx_h100_sample():
+    # nvidia-smi_default_mig_h100_1.txt: 535.104.12, 8 GPUs each 3g.40gb + 2g.20gb + 2x 1g.10gb.
+    temps, watts = [25, 26, 31, 29, 26, 25, 29, 31], [71, 70, 72, 71, 71, 70, 73, 72]
+    layout = [{"profile": "3g.40gb", "start": 4, "gi": 2, "used_mib": 16},
+              {"profile": "2g.20gb", "start": 0, "gi": 3, "used_mib": 11},
+              {"profile": "1g.10gb", "start": 2, "gi": 9, "used_mib": 5},
+              {"profile": "1g.10gb", "start": 3, "gi": 10, "used_mib": 5}]
+    # GPUs 4 and 5 got the same profiles placed the other way round (GI 1, 5, 13, 14).
+    other = [{"profile": "3g.40gb", "start": 4, "gi": 1, "used_mib": 16},
+             {"profile": "2g.20gb", "start": 0, "gi": 5, "used_mib": 11},
+             {"profile": "1g.10gb", "start": 2, "gi": 13, "used_mib": 5},
+             {"profile": "1g.10gb", "start": 3, "gi": 14, "used_mib": 5}]
+    s = system(model="h100-sxm", gpu_count=8, driver="535.104.12", cuda="12.2",
+               gpus=[{"index": i, "temp_c": t, "power_w": w, "mig_enabled": True,
+                      "mig": other if i in (4, 5) else layout}
+                     for i, (t, w) in enumerate(zip(temps, watts))])
+    ours = nvidia_smi.default_table(s.host).split("\n")[1:]  # the doc's copy has no timestamp line
+    ref = sample("nvidia-smi_default_mig_h100_1.txt")
+    # The doc stripped the blank line's 89 spaces; everything else is byte for byte.
+    assert [ln.rstrip() for ln in ours] == [ln.rstrip() for ln in ref]
+    assert ours[ref.index("")] == " " * 89
+
+
+def test_process_rows_sit_under_the_r535_header_columns():
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "processes": [
+        {"pid": 4935, "name": "/home/me/projects/unsloth/.venv/bin/python3", "mem_mib": 18256}]}])
+    lines = nvidia_smi.default_table(s.host).split("\n")
+    head = next(ln for ln in lines if "Process name" in ln)
+    row = next(ln for ln in lines if "4935" in ln)
+    assert len(row) == len(head) == 89
+    assert row.index("4935") + 4 == head.index("PID") + 3  # PID right-aligned under its header
+    assert row.index("...") == head.index("Process name")  # long names are cut on the left
+    assert row.index("18256MiB") + 8 == head.index("Memory") + 6  # memory ends under "Memory"
+
+
+def test_query_d_groups_follow_the_r535_sample_keys_and_order():
+    # nvidia-smi_-q_-d_ECC-PERFORMANCE-TEMPERATURE-POWER_h100_1.txt (535.309.01): asked in another order.
+    s = system(model="h100-sxm", gpu_count=1, driver="535.309.01", cuda="12.6", date="Tue Jul 21 10:45:07 2026",
+               gpus=[{"index": 0, "temp_c": 33, "mem_temp_c": 37, "power_w": 93.17, "clocks_event": ["idle"]}])
+    ours = run_line(s, "nvidia-smi -q -d ECC,PERFORMANCE,TEMPERATURE,POWER").rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_-q_-d_ECC-PERFORMANCE-TEMPERATURE-POWER_h100_1.txt")
+    assert len(ours) == len(ref)
+    for mine, real in zip(ours, ref):
+        mine = mine.replace("00000000:1B:00.0", "00000000:04:00.0")
+        key_m, _, val_m = mine.partition(" : ")
+        key_r, _, val_r = real.partition(" : ")
+        assert key_m == key_r  # names, indentation and the column of " : "
+        if key_r.strip() not in ("Duration", "Number of Samples", "Max", "Min", "Avg"):
+            assert val_m == val_r, real
+    assert "    Clocks Event Reasons" in ours and not any("Throttle" in ln for ln in ours)
+
+
+def test_full_query_keeps_nvidia_smis_section_order():
+    s = system(model="h100-sxm", gpu_count=1)
+    out = nvidia_smi_q.query(s.host, None, None)
+    ref = "\n".join(sample("nvidia-smi_-q_h100_1.txt"))
+    heads = ["Performance State", "FB Memory Usage", "Utilization", "ECC Mode", "Remapped Rows", "Temperature",
+             "GPU Power Readings", "Max Clocks"]
+    assert [out.index("    " + h) for h in heads] == sorted(out.index("    " + h) for h in heads)
+    assert [ref.index("    " + h) for h in heads] == sorted(ref.index("    " + h) for h in heads)
+    for block in ("FB Memory Usage", "Remapped Rows", "Max Clocks"):
+        start = ref.index("    " + block)
+        real = [ln.partition(" : ")[0] for ln in ref[start:].split("\n")[:5]]
+        start = out.index("    " + block)
+        mine = [ln.partition(" : ")[0] for ln in out[start:].split("\n")[:5]]
+        assert mine == real
+
+
+def test_list_gpus_with_mig_children_matches_the_sample_shape():
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True, "mig": [
+        {"profile": "1g.10gb", "start": k, "gi": 7 + k} for k in range(7)]}])
+    ours = [shape(ln) for ln in nvidia_smi.list_gpus(s.host).split("\n")]
+    assert ours == [shape(ln) for ln in sample("nvidia-smi_-L_mig_h100_1.txt")]
+
+
+def test_query_gpu_csv_header_and_rows():
+    s = system(model="h100-sxm", gpu_count=1, driver="535.309.01")
+    ref = sample("nvidia-smi_--query-gpu_csv_h100_1.txt")
+    out = run_line(s, "nvidia-smi --query-gpu=driver_version,name --format=csv").split("\n")
+    assert out == [", ".join(ref[0].split(", ")[:2]), ", ".join(ref[1].split(", ")[:2])]
+    units = run_line(s, "nvidia-smi --query-gpu=memory.total,power.draw --format=csv").split("\n")
+    assert units == ["memory.total [MiB], power.draw [W]", "81559 MiB, 71.00 W"]
+    assert run_line(s, "nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits") == "81559"
+
+
+def test_topo_matrix_matches_the_nvswitch_sample():
+    s = system(model="h100-sxm", gpu_count=8)
+    ours = nvidia_smi.topo(s.host).rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_topo_-m_h100_1.txt")
+    assert ours[0] == ref[0]
+    for mine, real in zip(ours[1:9], ref[1:9]):
+        assert mine.split("\t")[:9] == real.split("\t")[:9]  # label and the link cells
+        assert len(mine.split("\t")) == len(real.split("\t"))
+    assert ours[9:] == ref[9:]  # the Legend, word for word
+
+
+def test_mig_lgip_on_a_fresh_a100_is_the_sample():
+    s = system(model="a100-sxm4-80gb", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True}])
+    assert nvidia_smi_mig.lgip(s.host, 0).split("\n") == sample("nvidia-smi_mig_-lgip_a100-80gb_1.txt")
+
+
+def test_mig_lgi_matches_the_sample_and_lgip_counts_what_is_left():
+    s = system(model="a100-sxm4-80gb", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True, "mig": [
+        {"profile": "3g.40gb", "start": 4, "gi": 1}, {"profile": "3g.40gb", "start": 0, "gi": 2}]}])
+    assert nvidia_smi_mig.lgi(s.host, 0).split("\n") == sample("nvidia-smi_mig_-lgi_a100-80gb_1.txt")
+    free = {ln.split()[3]: ln.split()[5] for ln in nvidia_smi_mig.lgip(s.host, 0).split("\n") if "MIG " in ln}
+    # Two 3g.40gb fill every memory slice and 6 of 7 compute slices: nothing else fits.
+    assert set(free.values()) == {"0/7", "0/1", "0/3", "0/2"} and free["3g.40gb"] == "0/2"
+
+
+def test_mig_lci_box_has_the_samples_width_and_header():
+    s = system(model="a100-sxm4-80gb", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True, "mig": [
+        {"profile": "3g.40gb", "start": 4, "gi": 1}]}])
+    ours = nvidia_smi_mig.lci(s.host, 0).split("\n")
+    ref = sample("nvidia-smi_mig_-lci_a100-80gb_1.txt")
+    assert ours[:6] == ref[:6]
+    assert {len(ln) for ln in ours} == {len(ref[0])}
+    assert shape(ours[6]).replace("MIG #g.##gb   ", "MIG #c.#g.##gb") == shape(ref[6])
+
+
+# Process rows of a real 530.41.03 nvidia-smi (the same 87-column Processes box as R535), quoted from a
+# public README's "nvidia-smi" output (GTX 1070 desktop): the cells, widths and left-cut names to match.
+R530_PROCESS_ROWS = [
+    "|    0   N/A  N/A      2123      G   /usr/lib/xorg/Xorg                          647MiB |",
+    "|    0   N/A  N/A      2294      G   /usr/bin/gnome-shell                        116MiB |",
+    "|    0   N/A  N/A     21442      G   ...sion,SpareRendererForSitePerProcess      160MiB |",
+    "|    0   N/A  N/A    157723      G   gnome-control-center                          2MiB |",
+]
+
+
+def test_process_rows_match_a_real_r530_processes_box():
+    procs = [{"pid": 2123, "name": "/usr/lib/xorg/Xorg", "mem_mib": 647, "type": "G"},
+             {"pid": 2294, "name": "/usr/bin/gnome-shell", "mem_mib": 116, "type": "G"},
+             {"pid": 21442, "name": "/opt/google/chrome/chrome --type=gpu-process --enable-features=Session,SpareRendererForSitePerProcess",
+              "mem_mib": 160, "type": "G"},
+             {"pid": 157723, "name": "gnome-control-center", "mem_mib": 2, "type": "G"}]
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "processes": procs}])
+    rows = [ln for ln in nvidia_smi.default_table(s.host).split("\n") if "MiB |" in ln and "N/A  N/A" in ln]
+    assert rows == R530_PROCESS_ROWS
