@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import textwrap
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import datetime as dt
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -16,6 +19,7 @@ def read_date(text: str) -> dt.date:
     """An ISO date (``2027-01-15``), or a ValueError that says what is wrong: the shape, the month, or the
     day (``2027-13-45``: "month 13 is not 1 to 12"), not just what a date looks like."""
     import calendar
+    import datetime as dt
 
     raw = text.strip()
     parts = raw.split("-")

@@ -7,7 +7,6 @@ start of tomorrow (local time). ``study suspend --list`` shows what is held back
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from study.commands import add_bank_options, bank_for
@@ -59,6 +58,8 @@ def _with_store(args: argparse.Namespace, act) -> int:
 
 
 def _report(args: argparse.Namespace, rows: list[dict]) -> None:
+    import json
+
     if args.json:
         print(json.dumps(rows, indent=1))
         return

@@ -1,9 +1,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-
-from study.text import count
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,6 +26,8 @@ def _lint_bank_alone(args: argparse.Namespace):
     built-in questions are not duplicates of anything."""
     from study.bank import load_bank
     from study.bank.lint import lint
+    from pathlib import Path
+
     from study.cli import UsageError
 
     if args.paths:
@@ -72,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         for d in result.diagnostics:
             print(d)
         import sys
+
+        from study.text import count
 
         summary = (f"{count(result.files, 'file')}, {count(result.questions, 'question')}, "
                    f"{count(result.cards, 'card')}: {count(result.errors, 'error')}, "

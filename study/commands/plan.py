@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from study.commands import add_bank_options, bank_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from study.progress.plan import PLAN_METHOD
+    from study.progress.plan_method import PLAN_METHOD
 
     p = sub.add_parser("plan", help="days to your exam and today's plan (reviews, new questions, minutes)",
                        description=PLAN_METHOD)
@@ -20,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+
     import datetime as dt
 
     from study.paths import default_db_path

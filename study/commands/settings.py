@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import sys
 
 
@@ -40,6 +38,9 @@ def _rules_of_layers_above() -> dict:  # imported late, so `study --help` loads 
 
 
 def run(args: argparse.Namespace) -> int:
+    import difflib
+    import json
+
     from study.cli import UsageError
     from study.paths import default_db_path
     from study.progress import StoreError, open_store

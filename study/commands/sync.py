@@ -9,7 +9,7 @@ from study.commands import add_bank_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from study.interop.lrs_address import CREDENTIALS_FILE, PASSWORD_ENV, TOKEN_ENV, USER_ENV
+    from study.interop.lrs_names import CREDENTIALS_FILE, PASSWORD_ENV, TOKEN_ENV, USER_ENV
 
     p = sub.add_parser(
         "sync",

@@ -17,9 +17,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Mapping
 
-TOKEN_ENV = "STUDY_LRS_TOKEN"
-USER_ENV, PASSWORD_ENV = "STUDY_LRS_USER", "STUDY_LRS_PASSWORD"
-CREDENTIALS_FILE = "lrs-credentials.json"
+from study.interop.lrs_names import CREDENTIALS_FILE, PASSWORD_ENV, TOKEN_ENV, USER_ENV  # noqa: F401  (the client's names)
 # A credentials file holds a token or a user and a password: a few hundred bytes. More is not ours.
 MAX_CREDENTIALS_BYTES = 64 * 1024
 DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from study.progress.control import held_back, new_allowance, new_per_day
+from study.progress.plan_method import PLAN_METHOD  # noqa: F401  (re-exported: Help and the CLI read it)
 from study.progress.stats import compute_stats
 from study.progress.store import Store
 
@@ -39,15 +40,6 @@ DEFAULT_SECONDS_PER_ANSWER = 120.0
 DEFAULT_SECONDS_PER_RATING = 20.0
 # One answer left open over lunch must not set the pace: longer spans count as this much.
 MAX_SECONDS_COUNTED = 600.0
-
-PLAN_METHOD = (
-    "Today's plan: reviews are the cards and questions due by the end of today. New questions fill your "
-    "daily goal (questions answered a day) after today's answers and question reviews, within the new-items-"
-    "a-day limit, on the objectives where an hour raises your expected score most. Minutes = questions x your "
-    "median seconds per answer + cards x your median seconds per card rating (your last 200 of each; "
-    "2 minutes and 20 seconds until you have 10). On track: at that many new questions a day you will have "
-    "seen every question before the exam date."
-)
 
 
 @dataclass(frozen=True)

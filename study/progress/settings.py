@@ -6,8 +6,7 @@ message that says what is accepted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 
 def _date(text: str) -> str:
@@ -68,8 +67,7 @@ def _checked_by_caller(text: str) -> str:
     raise ValueError("can only be set with `study settings lrs_endpoint URL`")
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):  # a NamedTuple, not a dataclass: `study --help` reads these, dataclasses costs inspect
     key: str
     meaning: str
     parse: Callable[[str], Any] | None  # None: written by study itself, shown but not set by hand
