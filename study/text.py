@@ -82,8 +82,8 @@ def plain_text(markdown: str, width: int | None = None) -> str:
     for para in re.split(r"\n\s*\n", markdown.strip()):
         lines = para.splitlines()
         if any(_VERBATIM.match(line) for line in lines):
-            paragraphs.append(para if any(line.lstrip().startswith(("```", "~~~")) for line in lines)
-                              else strip_inline(para))
+            fenced = any(line.lstrip().startswith(("```", "~~~")) for line in lines)
+            paragraphs.append(_code_block(lines) if fenced else strip_inline(para))
             continue
         blocks: list[tuple[str, list[str]]] = []
         for line in lines:
@@ -105,6 +105,15 @@ def plain_text(markdown: str, width: int | None = None) -> str:
             out.append(fill(text, width, head=marker, indent=" " * len(marker)) if width else marker + text)
         paragraphs.append("\n".join(out))
     return "\n\n".join(paragraphs)
+
+
+# A code block (a command's output in an exhibit) keeps its lines and columns exactly, behind a gutter that
+# shows where it starts and ends; the fence marks themselves are Markdown, which a plain terminal does not read.
+CODE_GUTTER = "│ "
+
+
+def _code_block(lines: list[str]) -> str:
+    return "\n".join(CODE_GUTTER + line for line in lines if not line.lstrip().startswith(("```", "~~~")))
 
 
 def fill(text: str, width: int | None = WIDTH, *, head: str = "", indent: str = "  ") -> str:

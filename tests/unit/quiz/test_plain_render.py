@@ -52,7 +52,11 @@ def _shipped():
 
 
 def _check(text: str, where: str) -> None:
+    from study.text import CODE_GUTTER
+
     for line in text.splitlines():
+        if line.lstrip().startswith(CODE_GUTTER):
+            continue  # a tool's output, shown as the tool prints it (an exhibit): its own columns, not prose
         assert "**" not in line and "`" not in line, (where, line)
         if not URL.search(line):
             assert len(line) <= WIDTH, (where, line)
@@ -75,6 +79,13 @@ def test_every_shipped_question_reads_cleanly_in_the_plain_terminal():
                 _check(feedback_text(grade_answer(inst, given), inst), q.id)
             checked += 1
     assert checked == 2 * len(bank.questions) > 0
+
+
+def test_an_exhibit_keeps_its_columns_behind_a_gutter_without_fences():
+    from study.text import plain_text
+
+    out = plain_text("Read this output.\n\n```text\n| GPU  Name   |\n|   0  H100   |\n```\n\nWhich GPU?")
+    assert out == "Read this output.\n\n│ | GPU  Name   |\n│ |   0  H100   |\n\nWhich GPU?"
 
 
 def test_a_label_before_several_paragraphs_starts_them_on_the_next_line():
