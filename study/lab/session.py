@@ -25,6 +25,9 @@ class LabSession:
         self.id = uuid.uuid4().hex
         self.instances = [instantiate(q, case.seed, params=dict(case.vars)) for q in case.questions]
         self.grades: list[Any] = [None] * len(self.instances)
+        # What was answered and how long it took, kept for the answer review (``study.lab.review``).
+        self.given: list[str | None] = [None] * len(self.instances)
+        self.seconds: list[float] = [0.0] * len(self.instances)
         self.started = [self.clock()] * len(self.instances)
         self.history: list[str] = []
 
@@ -43,12 +46,14 @@ class LabSession:
 
         inst = self.instances[i]
         grade = grade_answer(inst, given)
+        now = self.clock()
         self.grades[i] = grade
+        self.given[i] = given.strip()
+        self.seconds[i] = max(0.0, (now - self.started[i]).total_seconds())
         if self.store is not None:
             from study.progress import Attempt
             from study.quiz.shown import shown_record
 
-            now = self.clock()
             picked: tuple[str, ...] = ()
             if inst.options:
                 labels = normalize_answer(inst, given).split(",")
@@ -56,7 +61,7 @@ class LabSession:
             self.store.record_attempt(Attempt(
                 item_id=inst.qid, content_hash=inst.content_hash, params=dict(inst.params),
                 given=normalize_answer(inst, given) if inst.options else given.strip(), correct=grade.correct,
-                seconds=max(0.0, (now - self.started[i]).total_seconds()), mode="lab", session_id=self.id,
+                seconds=self.seconds[i], mode="lab", session_id=self.id,
                 at=now, picked=picked, shown=shown_record(inst, self.lab.title)))
         return grade
 
