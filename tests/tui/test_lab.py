@@ -122,3 +122,24 @@ async def test_review_at_the_prompt_shows_the_answers_once_every_task_is_answere
         await pilot.press("escape")
         await settle(pilot, app)
         assert app.screen is screen
+
+
+@pytest.mark.asyncio
+async def test_a_lab_answer_shows_on_the_progress_screen_under_its_objective(make_app, store, clock):
+    from textual.widgets import DataTable
+
+    from study.lab.case import build_case
+    from study.lab.load import load_lab
+    from study.lab.session import LabSession
+    from study.tui.screens.progress import ProgressScreen
+
+    session = LabSession(build_case(load_lab("power-cap"), 3), store=store, clock=clock)
+    session.answer(1, f"{session.instances[1].numeric.value:g} W")  # objective 3.3, right
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.push_screen(ProgressScreen())
+        await settle(pilot, app)
+        table = app.screen.query_one("#progress-objectives", DataTable)
+        row = [str(c) for c in table.get_row("3.3")]
+        assert row[0] == "3.3" and row[3:5] == ["100%", "1"]  # accuracy, answers
