@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any
+from typing import Any, Mapping
 
 from study.lab.case import Case
 from study.lab.shell import run_line
 
 
 class LabSession:
-    def __init__(self, case: Case, *, store: Any = None, clock: Any = None) -> None:
+    def __init__(self, case: Case, *, store: Any = None, clock: Any = None,
+                 objective_titles: Mapping[str, str] | None = None) -> None:
         from study.quiz.instance import instantiate
 
         self.case = case
+        # The blueprint's objective titles, for the shown record (an xAPI export names the objective by it);
+        # without them the title is left empty rather than filled with something else, such as the lab's.
+        self.objective_titles = dict(objective_titles or {})
         self.store = store
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self.id = uuid.uuid4().hex
@@ -62,7 +66,7 @@ class LabSession:
                 item_id=inst.qid, content_hash=inst.content_hash, params=dict(inst.params),
                 given=normalize_answer(inst, given) if inst.options else given.strip(), correct=grade.correct,
                 seconds=self.seconds[i], mode="lab", session_id=self.id,
-                at=now, picked=picked, shown=shown_record(inst, self.lab.title)))
+                at=now, picked=picked, shown=shown_record(inst, self.objective_titles.get(inst.objective, ""))))
         return grade
 
     @property

@@ -135,7 +135,7 @@ class LabScreen(Screen):
         services = getattr(self.app, "services", None)
         lab = load_lab(self.lab_id)
         self.session = LabSession(build_case(lab, self.seed), store=getattr(services, "store", None),
-                                  clock=getattr(services, "clock", None))
+                                  clock=getattr(services, "clock", None), objective_titles=self.objective_titles())
         self.sub_title = f"{lab.title} (case {self.seed})"
         log = self.query_one(RichLog)
         log.write(Text(fill(lab.brief, self.session.case.vars)))
@@ -230,7 +230,9 @@ class LabScreen(Screen):
             self.query_one(RichLog).write(Text(f"Answer every task first ({left} left): the review shows the "
                                                "right answers."))
             return
+        self.app.push_screen(AnswerReviewScreen(lab_report(self.session, self.objective_titles())))
+
+    def objective_titles(self) -> dict[str, str]:
         bank = getattr(getattr(self.app, "services", None), "bank", None)
         blueprint = getattr(bank, "blueprint", None)
-        titles = {o.id: o.title for d in blueprint.domains for o in d.objectives} if blueprint else {}
-        self.app.push_screen(AnswerReviewScreen(lab_report(self.session, titles)))
+        return {o.id: o.title for d in blueprint.domains for o in d.objectives} if blueprint else {}

@@ -50,3 +50,15 @@ def test_a_task_not_answered_is_left_out_not_graded_wrong():
     r = lab_report(s)
     assert [q.position for q in r.questions] == [2]
     assert (r.correct, r.total, r.skipped) == (1, 1, 1)
+
+
+def test_the_stored_shown_record_names_the_objective_by_its_title_never_the_labs(tmp_path):
+    from study.progress import open_store
+
+    lab = load_lab("power-cap")
+    with open_store(tmp_path / "p.db", fuzz=False) as store:
+        for titles, want in (({"3.3": "GPU monitoring metrics"}, "GPU monitoring metrics"), (None, "")):
+            s = LabSession(build_case(lab, 3), store=store, clock=Clock(), objective_titles=titles)
+            s.answer(1, f"{s.instances[1].numeric.value:g} W")
+            shown = store.history(s.instances[1].qid, limit=1)[0].shown
+            assert shown["objective"] == "3.3" and shown["objective_title"] == want != lab.title
