@@ -279,7 +279,8 @@ def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only
 
     console = console or Console()
     t = analysis.test
-    scope = {"all": "", "exam": " (exam answers only)", "practice": " (practice answers only)"}[analysis.mode]
+    scope = {"all": "", "exam": " (exam answers only)", "practice": " (practice answers only)",
+             "lab": " (lab answers only)"}[analysis.mode]
     console.print(f"[bold]Item analysis[/] of first answers{scope}", highlight=False)
     console.print(f"Learners     {t.attempts}  questions {t.questions}  answered per learner "
                   f"{_fmt(t.test_length, 1)}", highlight=False)

@@ -47,10 +47,10 @@ from study.inputs import MAX_JSON_INPUT, InputFileError, parse_json, raw_decode_
 
 PROGRESS_FORMAT = "study-progress"
 RESULT_SUFFIXES = (".json", ".jsonl", ".ndjson")
-MODES = ("all", "exam", "practice")
+MODES = ("all", "exam", "practice", "lab")
 ANSWERED_VERB = "http://adlnet.gov/expapi/verbs/answered"
 ATTEMPTED_VERB = "http://adlnet.gov/expapi/verbs/attempted"  # an exam question left unanswered
-STUDY_MODES = ("exam", "quiz", "practice", "review")
+STUDY_MODES = ("exam", "quiz", "practice", "review", "lab")
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -105,11 +105,12 @@ def first_marks(times: list[Any], qids: list[str], marks: list[float]) -> dict[s
 
 
 def keeps(mode: str, attempt_mode: str | None) -> bool:
-    """Whether ``--mode`` keeps an answer given in ``attempt_mode``; practice is everything but exams."""
+    """Whether ``--mode`` keeps an answer given in ``attempt_mode``; practice is everything but exams (labs
+    included: a lab task is answered while learning), ``lab`` only the operations labs' tasks."""
     if mode == "all":
         return True
-    if mode == "exam":
-        return attempt_mode == "exam"
+    if mode in ("exam", "lab"):
+        return attempt_mode == mode
     return attempt_mode != "exam"
 
 

@@ -39,9 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--xapi-base", metavar="IRI",
                    help="with --lrs: the activity IRI base the learners exported under (default: as `study export "
                    "--format xapi`)")
-    p.add_argument("--mode", choices=("all", "exam", "practice"), default="all",
-                   help="which answers count: exam answers only, practice (everything but exams), or all "
-                   "(default)")
+    p.add_argument("--mode", choices=("all", "exam", "practice", "lab"), default="all",
+                   help="which answers count: exam answers only, practice (everything but exams), the "
+                   "operations labs' tasks only (lab), or all (default)")
     p.add_argument("--min-responses", type=int, default=None, metavar="N",
                    help="questions with fewer first answers are reported as too few to judge (default 10)")
     p.add_argument("--flagged", action="store_true", help="list only the questions flagged")

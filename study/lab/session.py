@@ -9,22 +9,29 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any
+from typing import Any, Mapping
 
 from study.lab.case import Case
 from study.lab.shell import run_line
 
 
 class LabSession:
-    def __init__(self, case: Case, *, store: Any = None, clock: Any = None) -> None:
+    def __init__(self, case: Case, *, store: Any = None, clock: Any = None,
+                 objective_titles: Mapping[str, str] | None = None) -> None:
         from study.quiz.instance import instantiate
 
         self.case = case
+        # The blueprint's objective titles, for the shown record (an xAPI export names the objective by it);
+        # without them the title is left empty rather than filled with something else, such as the lab's.
+        self.objective_titles = dict(objective_titles or {})
         self.store = store
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self.id = uuid.uuid4().hex
         self.instances = [instantiate(q, case.seed, params=dict(case.vars)) for q in case.questions]
         self.grades: list[Any] = [None] * len(self.instances)
+        # What was answered and how long it took, kept for the answer review (``study.lab.review``).
+        self.given: list[str | None] = [None] * len(self.instances)
+        self.seconds: list[float] = [0.0] * len(self.instances)
         self.started = [self.clock()] * len(self.instances)
         self.history: list[str] = []
 
@@ -43,12 +50,14 @@ class LabSession:
 
         inst = self.instances[i]
         grade = grade_answer(inst, given)
+        now = self.clock()
         self.grades[i] = grade
+        self.given[i] = given.strip()
+        self.seconds[i] = max(0.0, (now - self.started[i]).total_seconds())
         if self.store is not None:
             from study.progress import Attempt
             from study.quiz.shown import shown_record
 
-            now = self.clock()
             picked: tuple[str, ...] = ()
             if inst.options:
                 labels = normalize_answer(inst, given).split(",")
@@ -56,8 +65,8 @@ class LabSession:
             self.store.record_attempt(Attempt(
                 item_id=inst.qid, content_hash=inst.content_hash, params=dict(inst.params),
                 given=normalize_answer(inst, given) if inst.options else given.strip(), correct=grade.correct,
-                seconds=max(0.0, (now - self.started[i]).total_seconds()), mode="lab", session_id=self.id,
-                at=now, picked=picked, shown=shown_record(inst, self.lab.title)))
+                seconds=self.seconds[i], mode="lab", session_id=self.id,
+                at=now, picked=picked, shown=shown_record(inst, self.objective_titles.get(inst.objective, ""))))
         return grade
 
     @property

@@ -15,7 +15,13 @@
 Days are calendar days in the time zone of the ``now`` passed in (the CLI passes local time). Activity is
 counted per UTC hour as events are recorded and then assigned to local days, which is exact for whole-hour
 offsets (a half-hour zone may put an event within 30 minutes of midnight on the neighbouring day).
-Items no longer in the bank keep their history in the store but are left out of these figures.
+Items no longer in the bank keep their history in the store but are left out of these figures, except lab
+tasks (``study.lab``, ids ``lab.<lab>.<task>``, mode ``lab``): they are not bank items, but an answered task
+counts for its objective (the one in the attempt's stored ``shown`` record) in accuracy, mastery and
+readiness, like a question. Coverage stays the share of the bank's items seen. A lab task is never *due*:
+Review shows bank items only and cannot rebuild a lab's simulated system, so counting one as due would show
+a number Review cannot clear. Its FSRS state still moves with each answer and feeds mastery and readiness;
+the lab itself is where it is practised again.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from study.progress import schedule
 from study.progress.readiness import CARD_PRIOR, Readiness, ReadinessItem, compute_readiness, guess_prior
@@ -171,6 +177,12 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
         "SELECT coalesce(sum(answers), 0), coalesce(sum(reviews), 0) FROM activity"
     )[0]
 
+    bank_ids = {q.id for q in bank.questions} | {c.id for c in bank.cards}
+    labs = lab_items(store, bank_ids)
+    lab_members: dict[str, list[str]] = {}
+    for lab_id, (objective, _prior) in labs.items():
+        lab_members.setdefault(objective, []).append(lab_id)
+
     # item id -> objectives it belongs to (cards can serve several)
     members: dict[str, list[str]] = {}
     for q in bank.questions:
@@ -182,22 +194,26 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
     lapsed = lapsed_items(store)
     r_now = {i: 0.0 if i in lapsed else schedule.retrievability(s.card, now) for i, s in states.items()}
 
-    def group(gid: str, title: str, ids: list[str], weight: float | None = None) -> Group:
+    def group(gid: str, title: str, ids: list[str], weight: float | None = None, extra: Sequence[str] = ()) -> Group:
+        # ``extra``: lab tasks of the group, counted in accuracy and mastery but not in the bank's coverage.
         seen = [i for i in ids if i in states]
-        att = sum(per_item.get(i, (0, 0))[0] for i in ids)
-        cor = sum(per_item.get(i, (0, 0))[1] or 0 for i in ids)
-        mastery = sum(r_now[i] for i in seen) / len(seen) if seen else None
+        practised = seen + [i for i in extra if i in states]
+        att = sum(per_item.get(i, (0, 0))[0] for i in (*ids, *extra))
+        cor = sum(per_item.get(i, (0, 0))[1] or 0 for i in (*ids, *extra))
+        mastery = sum(r_now[i] for i in practised) / len(practised) if practised else None
         return Group(gid, title, att, cor, cor / att if att else None, mastery, len(seen), len(ids), weight)
 
     objectives: list[Group] = []
     domains: list[Group] = []
     for d in blueprint.domains:
         d_ids: list[str] = []
+        d_labs: list[str] = []
         for o in d.objectives:
             ids = list(dict.fromkeys(members.get(o.id, [])))
-            objectives.append(group(o.id, o.title, ids))
+            objectives.append(group(o.id, o.title, ids, extra=lab_members.get(o.id, [])))
             d_ids.extend(i for i in ids if i not in d_ids)
-        domains.append(group(d.id, d.name, d_ids, float(d.weight)))
+            d_labs.extend(lab_members.get(o.id, []))
+        domains.append(group(d.id, d.name, d_ids, float(d.weight), extra=d_labs))
 
     # readiness items: questions; cards only for objectives without questions
     with_questions = {q.objective for q in bank.questions}
@@ -211,6 +227,8 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
             if o not in with_questions:
                 r_items.append(ReadinessItem(c.id, o, CARD_PRIOR, states[c.id].card if c.id in states else None,
                                              c.id in lapsed))
+    r_items += [ReadinessItem(i, o, prior, states[i].card if i in states else None, i in lapsed)
+                for i, (o, prior) in labs.items()]
     exam_date = _parse_date(settings.get("exam_date"))
     at = exam_moment(exam_date, now)
     readiness = compute_readiness(
@@ -229,7 +247,6 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
     activity = [(start + dt.timedelta(days=k), all_days.get(start + dt.timedelta(days=k), 0)) for k in range(HEATMAP_DAYS)]
     streak, longest = _streaks(set(all_days), today)
 
-    bank_ids = {q.id for q in bank.questions} | {c.id for c in bank.cards}
     forecast_counts = [0] * FORECAST_DAYS
     from study.progress.control import controls
 
@@ -321,3 +338,54 @@ def lapsed_items(store: Any) -> set[str]:
         )
     }
     return questions | cards
+
+
+LAB_PREFIX = "lab."
+LAB_ID_END = "lab/"  # "/" follows "." in code points: every id starting "lab." sorts below it
+MAX_SHOWN_CHARS = 200_000  # a shown record is a stem and a few choices; anything larger is not read
+
+
+def lab_items(store: Any, bank_ids: set[str]) -> dict[str, tuple[str, float]]:
+    """Lab tasks the learner answered (mode ``lab``, ids ``lab.<lab>.<task>`` not in the bank), each with its
+    objective and the guess rate of its form, from the latest attempt's stored ``shown`` record.
+
+    The record is what was asked, so it holds even after the lab file changes; a task answered without one
+    (an old import) has no objective to count under and is left out. The id range is read over the
+    ``attempts_item`` index, so the rest of the history is not scanned."""
+    out: dict[str, tuple[str, float]] = {}
+    rows = store._query(
+        "SELECT a.item_id, a.shown_json FROM attempts AS a WHERE a.item_id >= ? AND a.item_id < ?"
+        " AND a.mode = 'lab' AND a.shown_json IS NOT NULL AND length(a.shown_json) <= ?"
+        " AND a.at = (SELECT max(b.at) FROM attempts AS b WHERE b.item_id = a.item_id"
+        " AND b.mode = 'lab' AND b.shown_json IS NOT NULL)",
+        (LAB_PREFIX, LAB_ID_END, MAX_SHOWN_CHARS),
+    )
+    for item_id, raw in rows:
+        if item_id in bank_ids:
+            continue
+        try:
+            shown = json.loads(raw)
+        except ValueError:
+            continue
+        objective = shown.get("objective") if isinstance(shown, dict) else None
+        if isinstance(objective, str) and objective:
+            out[item_id] = (objective, _shown_prior(shown))
+    return out
+
+
+def _shown_prior(shown: dict[str, Any]) -> float:
+    """The blind-guess rate of a task as it was shown (see ``readiness.guess_prior``): choices and how many
+    of them are right are in the record; a typed number has no choices to guess from."""
+    import math
+
+    choices = shown.get("choices") if isinstance(shown.get("choices"), list) else []
+    n = len(choices)
+    k = sum(1 for c in choices if isinstance(c, dict) and c.get("correct")) or 1
+    kind = shown.get("type")
+    if kind == "true_false":
+        return 0.5
+    if kind in ("single", "multi") and n >= k:
+        return 1.0 / math.comb(n, k)
+    if kind == "numeric":
+        return 0.0
+    return CARD_PRIOR

@@ -83,3 +83,63 @@ async def test_lab_screen_keeps_column_layout_and_unknown_commands_say_so(make_a
         table = [ln for ln in lines if ln.startswith("|")]
         assert table and {len(ln) for ln in table} == {89}  # not wrapped at the log's width
         assert lines[-1] == "bash: frobnicate: command not found"
+
+
+@pytest.mark.asyncio
+async def test_review_at_the_prompt_shows_the_answers_once_every_task_is_answered(make_app):
+    from textual.widgets import Input, RichLog
+
+    from study.tui.screens.answer_review import AnswerReviewScreen
+    from study.tui.screens.lab import LabScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
+        await settle(pilot, app)
+        screen = app.screen
+        pick, number = screen.session.instances
+
+        async def type_in(widget_id: str, text: str) -> None:
+            box = screen.query_one(widget_id, Input)
+            box.focus()
+            box.value = text
+            await pilot.press("enter")
+            await settle(pilot, app)
+
+        await type_in("#lab-cmd", "review")
+        log = [line.text for line in screen.query_one(RichLog).lines]
+        assert log[-1].startswith("Answer every task first (2 left)") and app.screen is screen
+
+        wrong = next(lb for lb, o in zip(pick.labels, pick.options) if not o.correct)
+        await type_in("#lab-answer", wrong)
+        await type_in("#lab-answer", f"{number.numeric.value:g} W")
+        await type_in("#lab-cmd", "review")
+        review = app.screen
+        assert isinstance(review, AnswerReviewScreen) and review.report.mode == "lab"
+        assert [(q.position, q.correct) for q in review.report.questions] == [(1, False), (2, True)]
+        assert "1 of 2" in str(review.query_one("#ar-position").render())
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.screen is screen
+
+
+@pytest.mark.asyncio
+async def test_a_lab_answer_shows_on_the_progress_screen_under_its_objective(make_app, store, clock):
+    from textual.widgets import DataTable
+
+    from study.lab.case import build_case
+    from study.lab.load import load_lab
+    from study.lab.session import LabSession
+    from study.tui.screens.progress import ProgressScreen
+
+    session = LabSession(build_case(load_lab("power-cap"), 3), store=store, clock=clock)
+    session.answer(1, f"{session.instances[1].numeric.value:g} W")  # objective 3.3, right
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.push_screen(ProgressScreen())
+        await settle(pilot, app)
+        table = app.screen.query_one("#progress-objectives", DataTable)
+        row = [str(c) for c in table.get_row("3.3")]
+        assert row[0] == "3.3" and row[3:5] == ["100%", "1"]  # accuracy, answers

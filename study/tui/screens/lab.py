@@ -4,7 +4,9 @@ Opened with a lab id, or first a list of labs to pick from. The terminal is an I
 (up/down) and tab completion of the command lines the lab knows; its output goes to a RichLog that keeps
 the real tools' column layout (no wrapping, horizontal scroll). The tasks panel shows the current task;
 its answer box grades through :class:`~study.lab.session.LabSession`, which records the attempt (mode
-``lab``) like any other answer. Nothing typed is ever executed.
+``lab``) like any other answer. ``review`` at the prompt opens the answer review of the tasks answered so
+far (the quiz's screen, fed by :func:`study.lab.review.lab_report`): a word at the prompt rather than a key,
+because the prompt or the answer box always has the focus. Nothing typed is ever executed.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from textual.widgets.option_list import Option
 
 from study.tui.widgets.footer import StudyFooter
 
-TERMINAL_HELP = "Type a command (help lists them), tab completes, up/down recalls. 'task N' picks a task."
+TERMINAL_HELP = ("Type a command (help lists them), tab completes, up/down recalls. 'task N' picks a task, "
+                 "'review' goes through your answers at the end.")
 
 
 class CommandInput(Input):
@@ -132,7 +135,7 @@ class LabScreen(Screen):
         services = getattr(self.app, "services", None)
         lab = load_lab(self.lab_id)
         self.session = LabSession(build_case(lab, self.seed), store=getattr(services, "store", None),
-                                  clock=getattr(services, "clock", None))
+                                  clock=getattr(services, "clock", None), objective_titles=self.objective_titles())
         self.sub_title = f"{lab.title} (case {self.seed})"
         log = self.query_one(RichLog)
         log.write(Text(fill(lab.brief, self.session.case.vars)))
@@ -169,6 +172,9 @@ class LabScreen(Screen):
                 return
         if line == "clear":
             log.clear()
+            return
+        if line == "review":
+            self.review_answers()
             return
         out = self.session.run(line)
         if out:
@@ -210,5 +216,23 @@ class LabScreen(Screen):
         if following:
             self.current = next((i for i in following if i > self.current), following[0])
         right, total = self.session.score()
-        tail = f"\n\nAll tasks answered: {right} of {total} right." if not following else ""
+        tail = (f"\n\nAll tasks answered: {right} of {total} right. Type review at the prompt to go through "
+                "your answers." if not following else "")
         self.show_task(done + tail)
+
+    def review_answers(self) -> None:
+        from study.lab.review import lab_report
+        from study.tui.screens.answer_review import AnswerReviewScreen
+
+        left = sum(g is None for g in self.session.grades)
+        if left:
+            # Reviewed before the end, the right answers would give the remaining tasks away.
+            self.query_one(RichLog).write(Text(f"Answer every task first ({left} left): the review shows the "
+                                               "right answers."))
+            return
+        self.app.push_screen(AnswerReviewScreen(lab_report(self.session, self.objective_titles())))
+
+    def objective_titles(self) -> dict[str, str]:
+        bank = getattr(getattr(self.app, "services", None), "bank", None)
+        blueprint = getattr(bank, "blueprint", None)
+        return {o.id: o.title for d in blueprint.domains for o in d.objectives} if blueprint else {}
