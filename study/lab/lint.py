@@ -9,6 +9,8 @@ simulated. Findings carry file:line:col like the bank's.
 
 from __future__ import annotations
 
+import functools
+
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -17,9 +19,9 @@ from study.lab.catalog import MODELS, fits
 from study.lab.load import lab_paths, read_lab
 
 
-def _at(path: str, doc: Any, where: tuple[Any, ...], code: str, message: str) -> Diagnostic:
+def _at(path: str, doc: Any, where: tuple[Any, ...], code: str, message: str, severity: str = "error") -> Diagnostic:
     line, col = doc.position(where)
-    return Diagnostic(path, line, col, "error", code, message)
+    return Diagnostic(path, line, col, severity, code, message)
 
 
 def _gpu_where(raw: dict[str, Any], k: int) -> tuple[Any, ...]:
@@ -102,8 +104,19 @@ def system_problems(system: Any, raw: dict[str, Any]) -> list[tuple[tuple[Any, .
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _bank_common_words() -> frozenset[str]:
+    """The words too common in the built-in bank to be a stem echo (as lint uses for questions)."""
+    from study.bank import load_bank
+    from study.bank.item_flaws import common_words
+
+    return common_words(list(load_bank().questions))
+
+
 def lint_file(path: Path, shown: str | None = None) -> list[Diagnostic]:
     from pydantic import ValidationError
+
+    from study.bank.item_flaws import question_flaws
 
     from study.lab.case import build_system, every_vars, task_questions
     from study.lab.shell import run_line
@@ -156,6 +169,11 @@ def lint_file(path: Path, shown: str | None = None) -> list[Diagnostic]:
                 if q.type == "single" and right != 1:
                     add(_at(shown, doc, ("tasks", k, "choices"), "answer-count", f"a single-answer task needs exactly one correct choice{case}"))
         if not commands_checked:
+            # A task is a question like any other: a key that gives itself away lets a learner score without
+            # investigating, so the item-writing checks of the bank apply (once, on the first case).
+            for k, q in enumerate(questions):
+                for flaw in question_flaws(q, _bank_common_words()):
+                    add(_at(shown, doc, ("tasks", k), flaw.code, flaw.message, "warning"))
             commands_checked = True
             for k, cmd in enumerate(lab.commands):
                 said = run_line(system, cmd)
