@@ -143,3 +143,39 @@ async def test_a_lab_answer_shows_on_the_progress_screen_under_its_objective(mak
         table = app.screen.query_one("#progress-objectives", DataTable)
         row = [str(c) for c in table.get_row("3.3")]
         assert row[0] == "3.3" and row[3:5] == ["100%", "1"]  # accuracy, answers
+
+
+@pytest.mark.asyncio
+async def test_the_answer_box_is_reached_by_tab_and_the_prompt_answers_too(make_app, store):
+    """A learner at the prompt who reads "Answer with: answer 2 <...>" can type just that, or press tab on an
+    empty prompt to reach the answer box; either records the attempt (it used to say "command not found")."""
+    from textual.widgets import Input
+
+    from study.lab.case import draw_vars
+    from study.lab.load import load_lab
+    from study.tui.screens.lab import LabScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
+        await settle(pilot, app)
+        screen = app.screen
+        v = draw_vars(load_lab("power-cap"), screen.seed)
+        cmd = screen.query_one("#lab-cmd", Input)
+        assert app.focused is cmd
+        await pilot.press("tab")
+        assert app.focused is screen.query_one("#lab-answer", Input)
+        for _ in range(2):  # back through the task panel (it scrolls) to the prompt
+            await pilot.press("shift+tab")
+        assert app.focused is cmd
+        cmd.value = f"answer 2 {v['cap']} W"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        log_text = "\n".join(line.text for line in screen.query_one("#lab-log").lines)
+        assert "command not found" not in log_text
+
+    import sqlite3
+
+    rows = sqlite3.connect(store.path).execute("SELECT item_id, mode, correct FROM attempts").fetchall()
+    assert rows == [("lab.power-cap.cap-watts", "lab", 1)]

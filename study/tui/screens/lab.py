@@ -24,8 +24,9 @@ from textual.widgets.option_list import Option
 
 from study.tui.widgets.footer import StudyFooter
 
-TERMINAL_HELP = ("Type a command (help lists them), tab completes, up/down recalls. 'task N' picks a task, "
-                 "'review' goes through your answers at the end.")
+TERMINAL_HELP = ("Type a command (help lists them), tab completes, up/down recalls. Tab on an empty prompt "
+                 "goes to the answer box (shift+tab goes back); 'answer N X' here answers task N too. "
+                 "'task N' picks a task, 'review' goes through your answers at the end.")
 
 
 class CommandInput(Input):
@@ -57,6 +58,10 @@ class CommandInput(Input):
     def action_complete(self) -> None:
         from study.lab.shell import completions
 
+        if not self.value.strip() and self.screen is not None:
+            # Nothing to complete: tab moves on, as everywhere else, to the answer box beside the terminal.
+            self.screen.query_one("#lab-answer").focus()
+            return
         options = completions(self.value)
         if not options:
             return
@@ -173,6 +178,12 @@ class LabScreen(Screen):
         if line == "clear":
             log.clear()
             return
+        if words[:1] == ["answer"] and len(words) >= 3 and words[1].isdigit():
+            n = int(words[1]) - 1
+            if 0 <= n < len(self.session.instances):
+                self.current = n
+                self.answer(line.split(None, 2)[2])
+                return
         if line == "review":
             self.review_answers()
             return
