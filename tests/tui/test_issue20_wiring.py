@@ -120,3 +120,64 @@ async def test_help_says_how_scheduling_due_and_the_plan_are_computed(make_app):
         source = app.screen.query_one("#help-markdown").source
         for text in (SCHEDULING_RULES, DUE_MEANING, PLAN_METHOD):
             assert text.partition(": ")[2] in source
+
+
+# -- the exam's number box lets go once its answer is recorded --------------------------------------------
+
+
+def _typed_last(session, bank, last: int | None = None) -> int:
+    """Make the exam's last question (or question ``last``) one answered by typing a number (an exam asks
+    most numbers as choices)."""
+    from study.quiz import instantiate
+
+    last = session.count - 1 if last is None else last
+    if not session.instances[last].is_numeric_typed:
+        session.instances[last] = next(i for i in (instantiate(q, 7, as_choice=False) for q in bank.questions
+                                                   if q.type == "numeric") if i.is_numeric_typed)
+    return last
+
+
+async def test_enter_in_the_exams_number_box_records_and_gives_the_keys_back(make_app, bank):
+    from textual.widgets import Input
+
+    from study.tui.screens.exam import ReviewBeforeSubmit
+    from tests.tui.test_question_flow import open_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        exam = await open_exam(pilot, app)
+        session = exam.session
+        last = _typed_last(session, bank)
+        exam.goto(last)
+        await settle(pilot, app)
+        box = exam.query_one("#q-number", Input)
+        assert app.focused is box
+        await pilot.press(*session.instances[last].expected, "enter")
+        await settle(pilot, app)
+        assert session.answers[last] is not None
+        assert app.focused is not box and "press r" in text_of(app, "#quiz-status")
+        await pilot.press("f")  # flags, not typed into the box
+        await settle(pilot, app)
+        assert session.flags[last] and box.value == session.instances[last].expected
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert isinstance(app.screen, ReviewBeforeSubmit)
+
+
+async def test_a_refused_number_in_the_exam_keeps_the_learner_on_the_question(make_app, bank):
+    from textual.widgets import Input
+
+    from tests.tui.test_question_flow import open_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        exam = await open_exam(pilot, app)
+        session = exam.session
+        k = _typed_last(session, bank, 0)  # not the last: a refused answer must not move on
+        exam.goto(1)
+        exam.goto(k)
+        await settle(pilot, app)
+        await pilot.press(*"banana", "enter")
+        await settle(pilot, app)
+        assert session.index == k and session.answers[k] is None
+        assert app.focused is exam.query_one("#q-number", Input)
