@@ -48,7 +48,7 @@ async def test_home_today_counts_answers_only_as_the_daily_goal_does(make_app, s
         await pilot.press("comma")
         await settle(pilot, app)
         labels = [str(label.render()) for label in app.screen.query(Label)]
-        assert any("Daily goal (questions answered)" in t for t in labels), labels
+        assert any("Daily goal (answers)" in t and "card" not in t for t in labels), labels
 
 
 async def test_learning_new_cards_follows_the_new_per_day_limit_not_the_daily_goal(make_app, store, bank, clock):
