@@ -660,12 +660,17 @@ class Store:
         return target
 
     def reset(self, *, keep_settings: bool = True) -> None:
-        """Delete all progress in one transaction (settings kept unless asked). Callers back up first."""
+        """Delete all progress in one transaction (settings kept unless asked). Callers back up first.
+
+        Every table the migrations create is emptied, read from the schema itself: a list written by hand
+        missed ``attempt_regrades`` when migration 8 added it. The schema version lives in ``user_version``,
+        not in a table, so nothing of the schema's own is lost."""
         with self._tx() as conn:
-            for table in ("attempts", "reviews", "items", "sessions", "item_totals", "activity", "item_control"):
-                conn.execute(f"DELETE FROM {table}")
-            if not keep_settings:
-                conn.execute("DELETE FROM settings")
+            tables = [r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+            for table in tables:
+                if table != "settings" or not keep_settings:
+                    conn.execute(f'DELETE FROM "{table}"')
 
 
 class _locked_tx:

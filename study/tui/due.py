@@ -1,8 +1,5 @@
-"""What "due" means on the screens: due *now* (what Review serves), the one definition Home and Review share.
-
-An adapter over today's store so Home and Review agree; when the core gains its own single definition of
-"due" (issue 20, learner-core), ``due_now`` and ``next_due`` are the two functions to point at it.
-"""
+"""What "due" means on the screens is the core's one definition (``study.progress.due``: due *now*, what
+Review serves); this module splits it by kind for Review and words the next due time."""
 
 from __future__ import annotations
 
@@ -10,19 +7,13 @@ import datetime as dt
 from typing import Any
 
 
-def due_now(store: Any, bank: Any, now: dt.datetime) -> tuple[list[str], list[str]]:
-    """Card ids and question ids due at ``now`` that the bank still holds, most overdue first."""
-    cards = [c for c in store.due(now, kind="card") if bank.has_item(c)]
-    questions = [q for q in store.due(now, kind="question") if bank.has_item(q)]
-    return cards, questions
-
-
 def next_due(store: Any, bank: Any, now: dt.datetime) -> dt.datetime | None:
-    """When the next item of the bank comes due after ``now`` (None: nothing scheduled)."""
-    from study.progress.store import parse_iso, utc_iso
+    """When the next item of the bank comes due after ``now`` (None: nothing scheduled), as ``study stats``
+    computes it."""
+    from study.progress.due import next_due as core_next_due
 
-    rows = store._query("SELECT item_id, due FROM items WHERE due > ? ORDER BY due LIMIT 200", (utc_iso(now),))
-    return next((parse_iso(due) for item_id, due in rows if bank.has_item(item_id)), None)
+    known = {q.id for q in bank.questions} | {c.id for c in bank.cards}
+    return core_next_due(store, now, known=known)
 
 
 def when_text(moment: dt.datetime, now: dt.datetime) -> str:

@@ -107,16 +107,14 @@ def home(services: Services) -> dict[str, Any]:
         ]
         data["today"] = f"{len(bank.questions)} questions\n{len(bank.cards)} cards"
         return data
-    from study.tui.due import due_now
-
     from study.tui.today import todays_plan
 
-    cards, questions = due_now(services.store, bank, now)
-    try:
-        data["plan"] = todays_plan(services.store, stats, len(cards), len(questions))
-    except Exception:  # a hint: Home shows without it
-        data["plan"] = ""
-    return fill_from_stats(data, stats, bank, due=len(cards) + len(questions))
+    plan = todays_plan(services.store, bank, now, stats)
+    if plan is not None:
+        data["plan"] = plan.summary()
+        if plan.exam_date is not None:  # whether the bank will have been seen by then
+            data["countdown"] += f"\n{plan.on_track_text}"
+    return fill_from_stats(data, stats, bank, reviews_today=plan.reviews if plan is not None else None)
 
 
 def _due_lines(now: int, today: int) -> list[str]:
@@ -127,8 +125,9 @@ def _due_lines(now: int, today: int) -> list[str]:
     return lines
 
 
-def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any, due: int | None = None) -> dict[str, Any]:
-    """``due``: items due now (study.tui.due), what Review serves; the rest of today's count comes later."""
+def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any, reviews_today: int | None = None) -> dict[str, Any]:
+    """Due counts are the core's (``study.progress.due``): what is due now is what Review serves;
+    ``reviews_today`` (the plan's reviews, due by the end of today) adds what comes later today."""
     from study.tui.format import percent
 
     readiness = stats.readiness
@@ -141,13 +140,13 @@ def fill_from_stats(data: dict[str, Any], stats: Any, bank: Any, due: int | None
     low, high = readiness.low, readiness.high
     data["countdown"] += f"\nReadiness [b]{percent(readiness.expected)}[/] (likely {percent(low)}–{percent(high)})"
     activity = list(stats.activity)
-    today_count = activity[-1][1] if activity else 0
     goal = stats.settings.get("daily_goal") or 20
     data["today"] = "\n".join(
         [
-            *_due_lines(stats.due_today if due is None else due, stats.due_today),
+            *_due_lines(stats.due_now, stats.due_now if reviews_today is None else reviews_today),
             f"Never seen   {stats.new_items}",
-            f"Today        {today_count}/{goal}",
+            # The daily goal counts questions answered (the core's answers_today), not card ratings.
+            f"Today        {stats.answers_today}/{goal}",
             f"Streak       {stats.streak} day{'s' if stats.streak != 1 else ''}",
         ]
     )

@@ -502,22 +502,32 @@ async def test_home_and_review_agree_on_what_is_due_now_and_say_when_the_next_co
 
 
 async def test_home_shows_todays_plan_in_minutes_at_the_learners_own_pace(make_app, store, bank, clock):
+    import math
+
     from study.progress import Attempt
+    from study.progress.plan import DEFAULT_SECONDS_PER_ANSWER, PACE_MIN_SAMPLES, compute_plan
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         title = str(app.screen.query_one("#home-next").border_title)
+        plan = compute_plan(store, bank, clock.now)
         first = app.screen.query_one("#home-next").get_option_at_index(0).id
-        assert f"today: 20 questions on {first}, about 24 min" in title  # 20 x 72 s, the exam's pace
-    for q in bank.questions[:5]:  # five answers today at 30 s each: the learner's own pace
+        assert plan.new_by_objective[0].objective == first  # the plan starts where Study next does
+        assert plan.minutes == math.ceil(plan.new_questions * DEFAULT_SECONDS_PER_ANSWER / 60)
+        assert title == f"Study next · {plan.summary()}"
+    for k in range(PACE_MIN_SAMPLES):  # answers today at 30 s each: the learner's own pace
+        q = bank.questions[k % len(bank.questions)]
         store.record_attempt(Attempt(q.id, bank.content_hash(q.id), {}, "A", True, 30.0, "practice",
                                      at=clock.now - dt.timedelta(minutes=5)))
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         title = str(app.screen.query_one("#home-next").border_title)
-        assert "15 questions on" in title and "about 8 min" in title, title  # 15 x 30 s, rounded up
+        plan = compute_plan(store, bank, clock.now)
+        assert plan.pace.seconds_per_answer == 30.0
+        seconds = (plan.review_questions + plan.new_questions) * 30.0 + plan.review_cards * plan.pace.seconds_per_rating
+        assert f"about {math.ceil(seconds / 60)} min" in title and title == f"Study next · {plan.summary()}"
 
 
 async def test_the_exam_footer_keeps_help_at_80_columns_with_every_key_shown(make_app):

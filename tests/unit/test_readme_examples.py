@@ -186,6 +186,9 @@ def _prepare(command: str, cwd: Path) -> None:
 
 @pytest.mark.parametrize("line, commands", BLOCKS, ids=[f"README.md:{n}" for n, _c in BLOCKS])
 def test_readme_block_runs_as_written(line, commands, sandbox, monkeypatch):
+    if commands and commands[0][0].startswith("mkdir my-bank"):
+        # The instructor walk-through builds its own bank and class in order: its own test runs it.
+        pytest.skip("the walk-through is run as written by tests/unit/analysis/test_readme_walkthrough.py")
     ran = 0
     for command, shown in commands:
         if _skip_reason(command):

@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Header, Select, Static
+from textual.widgets import Button, Header, Input, Select, Static
 
 from study.tui.exam_state import PARTIAL, answer_states, tally
 from study.tui.format import clock as fmt_clock
@@ -420,12 +420,26 @@ class ExamScreen(QuizScreen):
             self.action_next()
 
     def on_typed(self, text: str) -> None:
+        recorded: list[bool] = []
+
+        def answer() -> None:
+            self.session.answer(text)
+            recorded.append(True)
+
         if text.strip():
-            self._act(self.session.answer, text)
+            self._act(answer)
+            if not recorded and not self.session.finished:
+                return  # refused (the status line says why): the learner corrects it in the box
         self.update_header()
         self.refresh_bindings()
-        if not self.session.finished:
-            self.action_next()
+        if self.session.finished:
+            return
+        where = self.session.index
+        self.action_next()
+        if self.session.index == where and isinstance(self.focused, Input):
+            # Still here (the last question): the number is recorded, so the keys the status line names
+            # (r, f, [ ...) must act rather than be typed into the box; a click or tab goes back to it.
+            self.set_focus(None)
 
     def action_next(self) -> None:
         if self._act(self.session.next) is False and not self.session.finished:

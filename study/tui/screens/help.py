@@ -8,7 +8,6 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header
 
-from study.tui.today import PLAN_HELP
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
 
@@ -21,8 +20,22 @@ def readiness_text() -> str:
     return (
         "## What readiness means\n\n" + body.strip() + "\n\n"
         "Practice and exam answers feed the scheduler: wrong counts as *Again*, right but slower than the "
-        "exam's pace (72 s) as *Hard*, right as *Good*.\n\n" + PLAN_HELP
+        "exam's pace (72 s) as *Hard*, right as *Good*.\n\n" + scheduling_text()
     )
+
+
+def scheduling_text() -> str:
+    """How scheduling, "due" and the plan are computed, in the core's own words (they cannot drift)."""
+    from study.progress.due import DUE_MEANING
+    from study.progress.plan import PLAN_METHOD
+    from study.progress.schedule import SCHEDULING_RULES
+
+    def labelled(text: str) -> str:  # "Due now: ..." -> "**Due now**: ..."
+        label, _, rest = text.partition(": ")
+        return f"**{label}**: {rest}"
+
+    return ("## Scheduling, due and the plan\n\n" + f"**Scheduling**: {SCHEDULING_RULES}\n\n"
+            + labelled(DUE_MEANING) + "\n\n" + labelled(PLAN_METHOD))
 
 
 IN_FLOW = [

@@ -27,6 +27,22 @@ def recall_prompt(card: Any) -> str:
     return card.prompt or f"Recall: {card.title}"
 
 
+class _RoundStore:
+    """The store as the practice builder sees it for one review round: "due" is the round's questions
+    only, so nothing the visit already showed is drawn again; everything else (recording answers) is the
+    real store's."""
+
+    def __init__(self, store: Any, question_ids: list[str]) -> None:
+        self._store = store
+        self._ids = list(question_ids)
+
+    def due(self, now: Any = None, kind: Any = None, limit: Any = None) -> list[str]:
+        return self._ids if kind in (None, "question") else []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
 class ReviewScreen(Screen):
     SUB_TITLE = "Review"
     # Each key is listed only while it does something (check_action): 1-4 rate a card once it is shown;
@@ -55,6 +71,8 @@ class ReviewScreen(Screen):
         self._bank: Any = None  # the bank this review was drawn from
         # The session's card ratings that can still be taken back, newest last: (card id, its state before).
         self._undo: list[tuple[str, Any]] = []
+        self._queue: Any = None  # the visit's ReviewQueue (study.progress.control)
+        self._reviewed = 0  # items of earlier rounds of this visit
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -76,8 +94,6 @@ class ReviewScreen(Screen):
     def _start(self, ready: bool, new_cards: bool = False) -> None:
         if not ready or self.phase != "loading" and not new_cards:
             return
-        from study.quiz import SelectionError, build_practice
-
         services = self.app.services
         store, bank = services.store, services.bank
         if store is None or bank is None:
@@ -87,29 +103,59 @@ class ReviewScreen(Screen):
         self._undo = []
         now = services.now()
         if new_cards:
-            seen = store.seen_ids("card")
-            goal = int(services.setting("daily_goal", 20) or 20)
-            self.cards = [c.id for c in bank.cards if c.id not in seen][:goal]
-            self.session = None
-        else:
-            from study.tui.due import due_now
+            from study.progress.control import held_back, new_allowance
 
-            self.cards, due_q = due_now(store, bank, now)
+            # New cards come under the new-items-a-day cap (setting new_per_day), not the daily goal, which
+            # counts questions answered.
+            seen, held = store.seen_ids("card"), held_back(store, now)
+            allowance = new_allowance(store, now)
+            self._reviewed += self.total
+            self.cards = [c.id for c in bank.cards if c.id not in seen and c.id not in held][:allowance]
             self.session = None
-            if due_q:
-                try:
-                    self.session = build_practice(bank, services.next_seed(), len(due_q), pick="due", store=store,
-                                                  clock=services.clock)
-                except SelectionError:
-                    self.session = None
-        self.position = 0
-        self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
-        if not self.total:
+            self.position = 0
+            if not self.cards:
+                self._finish("No new card today: the new-items-a-day limit is reached (`new_per_day`, now "
+                             f"{store.get_setting('new_per_day') or 'the default'}); more come tomorrow.")
+                return
+            self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
+            self._show()
+            return
+        from study.progress.control import ReviewQueue
+
+        # One queue for the whole visit: each item at most once, even one rated Again that falls due again
+        # minutes later (study.progress.control.ReviewQueue).
+        self._queue = ReviewQueue(store, known={q.id for q in bank.questions} | {c.id for c in bank.cards})
+        if not self._next_round(now):
             unseen = len([c for c in bank.cards if c.id not in store.seen_ids("card")])
             self._finish(f"Nothing is due right now{self._next_due()}. {count(unseen, 'card')} never studied: "
                          "press **l** to learn some.")
             return
         self._show()
+
+    def _next_round(self, now: Any) -> bool:
+        """Load what fell due and this visit has not shown yet; False when there is nothing."""
+        from study.quiz import SelectionError, build_practice
+
+        services = self.app.services
+        bank = services.bank or self._bank
+        due = self._queue.take(now)
+        if not due:
+            return False
+        self._reviewed += self.total
+        self._undo = []  # the ratings taken back are those of the round on screen
+        card_ids = {c.id for c in bank.cards}
+        self.cards = [i for i in due if i in card_ids]
+        due_q = [i for i in due if i not in card_ids]
+        self.session = None
+        if due_q:
+            try:
+                self.session = build_practice(bank, services.next_seed(), len(due_q), pick="due",
+                                              store=_RoundStore(services.store, due_q), clock=services.clock)
+            except SelectionError:
+                self.session = None
+        self.position = 0
+        self.query_one(ProgressBar).update(total=max(1, self.total), progress=0)
+        return bool(self.total)
 
     # -- display ----------------------------------------------------------------------------------------
 
@@ -138,7 +184,26 @@ class ReviewScreen(Screen):
             self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
             self.refresh_bindings()
             return
-        self._finish(f"Review done: {count(self.total, 'item')}. Well done. Nothing else is due now{self._next_due()}.")
+        if self._queue is not None and self._next_round(self.app.services.now()):
+            self._show()  # items that fell due during the review, none of them shown yet
+            return
+        self._finish(self._done_text())
+
+    def _done_text(self) -> str:
+        """The end of a review, true to what Home will say: items shown in this visit that are due again
+        (rated Again minutes ago) wait for the next review, and are named as such."""
+        from study.progress.due import due_now
+
+        services = self.app.services
+        done = f"Review done: {count(self._reviewed + self.total, 'item')}. Well done."
+        again = 0
+        if services.store is not None and self._queue is not None:
+            again = len(due_now(services.store, services.now(), known=self._queue.shown))
+        if again:
+            return (f"{done} {count(again, 'item')} you just missed {'is' if again == 1 else 'are'} due again: "
+                    "a review shows each item once, so press **r** later to go over "
+                    f"{'it' if again == 1 else 'them'} again.")
+        return f"{done} Nothing else is due now{self._next_due()}."
 
     def _next_due(self) -> str:
         """ "; the next comes due in 8 min (09:08)", or nothing when nothing is scheduled."""

@@ -31,7 +31,7 @@ class SettingsScreen(Screen):
         with Grid(id="settings-grid", classes="panel form"):
             yield Label("Exam date (YYYY-MM-DD)")
             yield Input(id="set-exam-date", placeholder="2027-01-15", compact=True)
-            yield Label("Daily goal (answers + cards)")
+            yield Label("Daily goal (answers)")
             yield Input(id="set-daily-goal", type="integer", placeholder="20", compact=True)
             yield Label("Desired retention (0.70-0.97)")
             yield Input(id="set-retention", type="number", placeholder="0.9", compact=True)
