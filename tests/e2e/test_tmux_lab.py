@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,12 @@ def test_a_lab_in_a_terminal_runs_commands_grades_and_records(tmp_path: Path) ->
                    cols=100, rows=60)
         tmux.wait_for("lab$", timeout=60)
         tmux.keys("nvidia-smi --query-gpu=index,power.limit --format=csv,noheader", "Enter")
-        tmux.wait_for(" W", timeout=30)
-        rows = re.findall(r"^(\d), (\d+)\.00 W$", tmux.screen(), re.M)
+        # The output arrives line by line: wait for all eight rows, not only the first " W".
+        deadline = time.monotonic() + 30
+        rows: list[tuple[str, str]] = []
+        while len(rows) < 8 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            rows = re.findall(r"^(\d), (\d+)\.00 W$", tmux.screen(), re.M)
         capped = [int(w) for _i, w in rows if int(w) != 700]
         assert len(rows) == 8 and len(capped) == 1  # one GPU's limit was lowered in this case
         tmux.keys(f"answer 2 {capped[0]} W", "Enter")
