@@ -279,7 +279,8 @@ def load_bank(
     """
     q_roots, content_root = bank_sources(questions, content)
     extra_roots = [Path(p) for p in extra]
-    key = (str(content_root), tuple(map(str, q_roots)), tuple(map(str, extra_roots)))
+    # Absolute paths in the key: "my-bank" names another folder after a chdir, and must not be that bank.
+    key = (os.path.abspath(content_root), tuple(map(os.path.abspath, q_roots)), tuple(map(os.path.abspath, extra_roots)))
     if key in _CACHE:
         return _CACHE[key]
     missing = [p for p in (*q_roots, *extra_roots) if not p.exists()]

@@ -215,8 +215,12 @@ def test_from_json_of_anything_is_a_session_error(text):
 def test_quiz_resume_of_a_damaged_exam_is_one_line_and_sets_it_aside(tmp_path, capsys, monkeypatch):
     db = tmp_path / "p.db"
     _store_with_damaged_exam(db, STATES["index 999"][0])
-    monkeypatch.setattr("study.commands.bank_for", lambda args: _bank())
+    # The quiz command module first: imported after study.commands.bank_for is patched, it would bind the
+    # patch at import, and monkeypatch would "restore" the patch, leaking it into every later test.
+    import study.commands.quiz  # noqa: F401
+
     monkeypatch.setattr("study.commands.quiz.bank_for", lambda args: _bank())
+    monkeypatch.setattr("study.commands.bank_for", lambda args: _bank())
     code = main(["--db", str(db), "quiz", "--plain", "--mode", "exam", "--resume"])
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert code != 0 and line.startswith("study: error: the unfinished exam cannot be resumed")
