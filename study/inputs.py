@@ -41,7 +41,7 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise InputFileError(f"{label} is {_kind(info.st_mode)}, not a regular file")
+            raise InputFileError(f"{label} is {file_kind(info.st_mode)}, not a regular file")
         if info.st_size > limit:
             raise InputFileError(f"{label} is {_size(info.st_size)}; the limit is {_size(limit)}")
     except BaseException:
@@ -57,7 +57,8 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     return data
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, in words: "a folder", "a FIFO (named pipe)", "a device"..."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):

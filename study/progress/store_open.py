@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from study.inputs import file_kind
 from study.progress.migrations import SCHEMA_VERSION, migrate
 from study.untrusted import shown
 
@@ -170,16 +171,6 @@ def file_identity(path: Path) -> tuple[int, int] | None:
 _identity = file_identity
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a plain file"
 
 
 def check_regular(path: Path) -> bool:
@@ -196,7 +187,7 @@ def check_regular(path: Path) -> bool:
         raise StoreError(f"cannot use {_shown(path)} as the progress store: {exc.strerror or exc}; "
                          "choose another file with --db or STUDY_DB") from None
     if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"progress store {_shown(path)} is {_kind(info.st_mode)}, not a regular file; "
+        raise StoreError(f"progress store {_shown(path)} is {file_kind(info.st_mode)}, not a regular file; "
                          "choose another file with --db or STUDY_DB")
     return True
 
@@ -235,7 +226,7 @@ def _check(path: Path) -> None:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise StoreError(f"progress store {_shown(path)} is {_kind(info.st_mode)}, not a regular file; "
+            raise StoreError(f"progress store {_shown(path)} is {file_kind(info.st_mode)}, not a regular file; "
                              "choose another file with --db or STUDY_DB")
         head = os.read(fd, len(SQLITE_MAGIC))
     except OSError as exc:
