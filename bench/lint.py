@@ -6,7 +6,6 @@ Prints the ratio (aim: at most 2x). Both run in this process, on the same files,
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
 import time
 from pathlib import Path

@@ -76,9 +76,10 @@ def main() -> None:
     questions = list(bank.questions)
     templated = sum(q.is_templated for q in questions)
 
-    def baseline_exam(seed=[0]):
-        seed[0] += 1
-        picked = random.Random(seed[0]).sample(questions, 50)
+    base_seeds = iter(range(1, 10**6))
+
+    def baseline_exam():
+        picked = random.Random(next(base_seeds)).sample(questions, 50)
         return [q.stem.replace("{", "(") for q in picked]
 
     seeds = iter(range(10**6))

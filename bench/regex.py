@@ -50,8 +50,8 @@ def main() -> None:
         ratios, at_2n = [], []
         for pat in (old, new):
             small, large = make(n), make(2 * n)
-            t1 = best(lambda: getattr(pat, method)(small))
-            t2 = best(lambda: getattr(pat, method)(large))
+            t1 = best(lambda pat=pat, method=method, small=small: getattr(pat, method)(small))
+            t2 = best(lambda pat=pat, method=method, large=large: getattr(pat, method)(large))
             ratios.append(t2 / t1)
             at_2n.append(t2)
         print(f"{label:34} {ratios[0]:>10.1f} {ratios[1]:>10.1f} {at_2n[0] / at_2n[1]:>14.0f}")

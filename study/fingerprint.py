@@ -8,7 +8,7 @@ import hashlib
 import os
 import sys
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def files_fingerprint(roots: Iterable[Path], *, versions: bool = True) -> str:

@@ -7,14 +7,14 @@ install, beside the package. User data follows the platform's conventions via pl
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 APP_NAME = "study-nca-aiio"
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def _data_root() -> Path:
     bundled = _PACKAGE_DIR / "_data"
     if (bundled / "content").is_dir():

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 _LETTERS = re.compile(r"^[A-Z](,[A-Z])*$")
@@ -36,7 +37,7 @@ class Answer(float):
 
     __slots__ = ("_record", "_read", "_response")
 
-    def __new__(cls, mark: float, record: Any, read: Callable[[Any], Response | None]) -> "Answer":
+    def __new__(cls, mark: float, record: Any, read: Callable[[Any], Response | None]) -> Answer:
         self = super().__new__(cls, mark)
         self._record, self._read, self._response = record, read, _UNREAD
         return self

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from study.untrusted import shown
 

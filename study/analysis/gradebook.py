@@ -35,7 +35,7 @@ def _pct(values: np.ndarray) -> float | None:
     return float(100 * answered.mean()) if answered.size else None
 
 
-def gradebook(responses: Responses, bank: "Bank | None") -> list[LearnerRow]:
+def gradebook(responses: Responses, bank: Bank | None) -> list[LearnerRow]:
     known = {q.id: q for q in bank.questions} if bank is not None else {}
     marks, _ = regrade_marks(responses.marks, responses.questions, responses.given, known, Keys())
     domain_of = [known[q].domain if q in known else "?" for q in responses.questions]

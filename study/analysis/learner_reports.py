@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -55,7 +56,7 @@ def by_question(reports: Iterable[Mapping[str, Any]]) -> dict[str, tuple[dict[st
     return {q: tuple(sorted(rs, key=lambda r: str(r.get("at") or ""))) for q, rs in sorted(grouped.items())}
 
 
-def render_reports(analysis: Any, console: "Console") -> None:
+def render_reports(analysis: Any, console: Console) -> None:
     """Each reported question with its figures, then what the learners said, oldest first."""
     if not analysis.reports:
         return

@@ -10,7 +10,8 @@ reworded stem, an edited choice) keeps its grade: the learner answered another q
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from study.analysis.answers import response_of
 from study.analysis.rekey import Keys, mark_now

@@ -11,7 +11,8 @@ no new mark and the recorded one stands.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from study.analysis.answers import Response
 
@@ -40,7 +41,7 @@ class Keys:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str], Any] = {}
 
-    def instance(self, question: "Question", params: Mapping[str, Any]) -> "Instance | None":
+    def instance(self, question: Question, params: Mapping[str, Any]) -> Instance | None:
         from study.quiz.instance import InstanceError, instantiate
 
         pinned: dict[str, Any] | None = None
@@ -57,7 +58,7 @@ class Keys:
         return self._cache[key]
 
 
-def _number(inst: "Instance", text: str) -> float | None:
+def _number(inst: Instance, text: str) -> float | None:
     from study.quiz.grade import AnswerError, read_number
 
     try:
@@ -73,7 +74,7 @@ def _typed(response: Response) -> str | None:
     return response.picked[0] if len(response.picked) == 1 else None
 
 
-def mark_now(question: "Question", response: Response, keys: Keys) -> float | None:
+def mark_now(question: Question, response: Response, keys: Keys) -> float | None:
     """The mark of ``response`` under the current key of ``question``; None when it cannot be read."""
     if question.type == "true_false":
         if response.picked not in (("True",), ("False",)):
@@ -93,7 +94,7 @@ def mark_now(question: "Question", response: Response, keys: Keys) -> float | No
     return float(grade_answer(inst, text).correct)
 
 
-def buckets_of(question: "Question") -> list[Bucket]:
+def buckets_of(question: Question) -> list[Bucket]:
     """Every response class of ``question``, in the file's order, before any learner is counted."""
     if question.type == "true_false":
         truth = bool(question.answer)
@@ -105,7 +106,7 @@ def buckets_of(question: "Question") -> list[Bucket]:
     return out + [Bucket(OTHER, "other", False)]
 
 
-def classify(question: "Question", response: Response, keys: Keys) -> list[str]:
+def classify(question: Question, response: Response, keys: Keys) -> list[str]:
     """The bucket keys a response falls in (several for a multi's picks); ``other`` when it is no current
     choice or no mistake a distractor models."""
     if question.type in ("single", "multi", "true_false"):

@@ -7,7 +7,8 @@ import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -127,7 +128,7 @@ def _num(value: Any) -> Any:
     return None if math.isnan(value) else value
 
 
-def random_guess_score(question: "Question", mode: str) -> float | None:
+def random_guess_score(question: Question, mode: str) -> float | None:
     """Expected mark (%) from guessing, for questions answered by picking (Moodle shows it for choice types).
 
     single: one right among n, 1/n. true/false: 1/2. multi: the app takes exactly ``choose`` picks and marks
@@ -161,7 +162,7 @@ def _flags(responses: int, facility: float, discrimination: float, min_responses
     return tuple(flags)
 
 
-def analyse(responses: Responses, bank: "Bank | None" = None, *, mode: str = "all",
+def analyse(responses: Responses, bank: Bank | None = None, *, mode: str = "all",
             min_responses: int = MIN_RESPONSES) -> Analysis:
     known = {q.id: q for q in bank.questions} if bank is not None else {}
     keys = Keys()
@@ -269,7 +270,7 @@ def _table(rows: Sequence[QuestionReport], width: int) -> Any:
     return table
 
 
-def render(analysis: Analysis, console: "Console | None" = None, *, flagged_only: bool = False,
+def render(analysis: Analysis, console: Console | None = None, *, flagged_only: bool = False,
            roots: Sequence[Path] = ()) -> None:
     """The test summary, one row per question (flagged first, marked !), then where to find the flagged ones.
 

@@ -25,7 +25,7 @@ def _third(n: int, third: int) -> str:
     return f"{n}/{third}" if third else "-"
 
 
-def render_responses(analysis: Any, console: "Console", *, flagged_only: bool = False) -> None:
+def render_responses(analysis: Any, console: Console, *, flagged_only: bool = False) -> None:
     """One block per question with known responses (only the flagged ones with ``flagged_only``)."""
     from rich.markup import escape
 

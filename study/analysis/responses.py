@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -57,7 +58,7 @@ class ResponseTable:
 
 
 def regrade_marks(marks: np.ndarray, questions: Sequence[str], given: Mapping[tuple[int, int], Response],
-                  known: Mapping[str, "Question"], keys: Keys) -> tuple[np.ndarray, dict[str, int]]:
+                  known: Mapping[str, Question], keys: Keys) -> tuple[np.ndarray, dict[str, int]]:
     """The marks with every readable response graded against the current key, and per question how many
     marks that changed."""
     out = np.array(marks, dtype=float, copy=True)
@@ -99,7 +100,7 @@ def _third_rows(column: np.ndarray, rows: list[int]) -> tuple[set[int], set[int]
     return top, bottom
 
 
-def _hint(question: "Question", buckets: list[Bucket], top: dict[str, int], third: int) -> str | None:
+def _hint(question: Question, buckets: list[Bucket], top: dict[str, int], third: int) -> str | None:
     right = [b for b in buckets if b.correct]
     wrong = [b for b in buckets if not b.correct and b.key != OTHER]
     if not right or not wrong or third == 0:
@@ -113,7 +114,7 @@ def _hint(question: "Question", buckets: list[Bucket], top: dict[str, int], thir
 
 
 def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[tuple[int, int], Response],
-                    known: Mapping[str, "Question"], keys: Keys, *, min_responses: int) -> dict[str, ResponseTable]:
+                    known: Mapping[str, Question], keys: Keys, *, min_responses: int) -> dict[str, ResponseTable]:
     """The response table of every question in the bank that has a known response; ``marks`` are the
     regraded ones, so the thirds rank learners by what the current key says."""
     rest = rest_scores(marks)
@@ -156,7 +157,7 @@ class _KeyLocations:
     def __init__(self) -> None:
         self._docs: dict[str, Any] = {}
 
-    def of(self, question: "Question") -> str | None:
+    def of(self, question: Question) -> str | None:
         src = question.source
         if src is None:
             return None

@@ -35,7 +35,8 @@ import shlex
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
 from urllib.parse import unquote
 
 import numpy as np
@@ -266,7 +267,7 @@ def _merge_exports(exports: list[_Export], warnings: list[str]) -> list[_Learner
     return learners
 
 
-def _join_both_forms(exports: list[_Export], actors: "_XapiActors", warnings: list[str]) -> None:
+def _join_both_forms(exports: list[_Export], actors: _XapiActors, warnings: list[str]) -> None:
     """A learner who sent both a progress export and xAPI statements is one learner: the xAPI answers join
     that export's (an answer in both, same question and second, once) when the actor carries the store's
     learner id; the class is warned when the two forms are mixed and some cannot be matched."""

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from study.authoring.skeleton import FILE_HEADER, SkeletonSpec, render_question
 from study.bank.bank import Bank

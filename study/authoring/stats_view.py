@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 TYPE_COLUMNS = (("single", "sgl"), ("multi", "mul"), ("true_false", "t/f"), ("numeric", "num"))
 
@@ -108,7 +109,6 @@ def gap_lines(stats: dict[str, Any]) -> Iterator[Any]:
 
 def stats_renderables(stats: dict[str, Any], width: int = 80) -> Iterator[Any]:
     yield stats_table(stats, width)
-    for line in summary_lines(stats):
-        yield line
+    yield from summary_lines(stats)
     yield ""
     yield from gap_lines(stats)

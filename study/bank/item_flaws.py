@@ -39,12 +39,7 @@ _ALL_NONE_RE = re.compile(r"\b(?:all|none|both|neither)\s+of\s+(?:the\s+)?(?:abo
 
 # Words that carry no topic: a stem and a key sharing them is no clue.
 STOPWORDS = frozenset(
-    """a an and are as at be been being but by can could do does for from has have how if in into is it its
-    of on or so such than that the their them then there these they this those to up use used uses using was
-    were what when where which while who why will with would you your not no more most less least one two three
-    each per via also other only all any some many much very same new its it's which what whose best most first
-    team teams company needs need want wants should must may might than before after about over under between
-    gpu gpus nvidia data model models system systems""".split()
+    ["a", "an", "and", "are", "as", "at", "be", "been", "being", "but", "by", "can", "could", "do", "does", "for", "from", "has", "have", "how", "if", "in", "into", "is", "it", "its", "of", "on", "or", "so", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "up", "use", "used", "uses", "using", "was", "were", "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you", "your", "not", "no", "more", "most", "less", "least", "one", "two", "three", "each", "per", "via", "also", "other", "only", "all", "any", "some", "many", "much", "very", "same", "new", "its", "it's", "which", "what", "whose", "best", "most", "first", "team", "teams", "company", "needs", "need", "want", "wants", "should", "must", "may", "might", "than", "before", "after", "about", "over", "under", "between", "gpu", "gpus", "nvidia", "data", "model", "models", "system", "systems"]
 )
 _WORD_RE = re.compile(r"[a-z][a-z0-9+-]*[a-z0-9]|[a-z]")
 

@@ -14,7 +14,8 @@ import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
 
 from study.bank.bank import Bank, load_bank
 from study.bank.load import Diagnostic

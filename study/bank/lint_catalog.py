@@ -10,7 +10,8 @@ once, there, and the evaluation errors it causes are dropped.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from study.bank.load import Diagnostic
 from study.bank.schema import Question

@@ -16,7 +16,8 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from pydantic import ValidationError
 
@@ -153,7 +154,7 @@ def validation_findings(
             if close:
                 meant[path] = close[0]
                 missing.discard(path[:-1] + (close[0],))
-    for err, path, at_branch, matches in cleaned:
+    for err, path, _at_branch, _matches in cleaned:
         kind = err["type"]
         where = _describe(path)
         if kind == "missing" and path and path not in missing:

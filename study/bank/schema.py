@@ -10,7 +10,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Sequence
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
@@ -65,7 +65,7 @@ class Choice(_Model):
 MAX_RANGE_VALUES = 10_000
 
 
-class RangeValues(Sequence[Union[int, float]]):
+class RangeValues(Sequence[int | float]):
     """The values of a ``Range``, computed on demand: ``len`` and indexing without building a list.
 
     ``random.choice`` on this picks what it picked from the list this replaces, so seeds keep their draws."""
@@ -94,7 +94,7 @@ class Range(_Model):
     step: float = Field(gt=0)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Range":
+    def _ordered(self) -> Range:
         low, high = self.range
         if not all(math.isfinite(v) for v in (low, high, self.step)):
             raise PydanticCustomError("param_range", "range bounds and step must be finite numbers")
@@ -118,8 +118,8 @@ class Range(_Model):
         return RangeValues(low, self.step, count, as_int)
 
 
-ParamValue = Union[int, float, str]
-ParamSpec = Union[Annotated[list[ParamValue], Field(min_length=1)], Range]
+ParamValue = int | float | str
+ParamSpec = Annotated[list[ParamValue], Field(min_length=1)] | Range
 
 
 def param_values(spec: ParamSpec) -> Sequence[ParamValue]:
@@ -141,7 +141,7 @@ class NumericAnswer(_Model):
     digits: int = Field(default=3, ge=1, le=8, description="significant digits shown in feedback")
 
     @model_validator(mode="after")
-    def _has_answer(self) -> "NumericAnswer":
+    def _has_answer(self) -> NumericAnswer:
         if self.value is None and self.calc is None:
             raise ValueError("a numeric answer needs `value` or `calc`")
         return self
@@ -155,7 +155,7 @@ class Distractor(_Model):
     why: Text
 
     @model_validator(mode="after")
-    def _has_answer(self) -> "Distractor":
+    def _has_answer(self) -> Distractor:
         if self.value is None and self.calc is None:
             raise ValueError("a distractor needs `value` or `calc`")
         return self
@@ -180,7 +180,7 @@ class Accept(_Model):
     reason: Annotated[str, StringConstraints(strip_whitespace=True, min_length=10)]
 
     @model_validator(mode="after")
-    def _known(self) -> "Accept":
+    def _known(self) -> Accept:
         from study.bank.warning_codes import ACCEPTABLE_CODES
 
         if self.code not in ACCEPTABLE_CODES:

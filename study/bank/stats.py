@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from study.bank.bank import Bank
 from study.bank.schema import Question

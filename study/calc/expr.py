@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable
 
 import study.calc.specs as _cat
 from study.calc.registry import BY_PYNAME, CalcError, Step, Steps, _did_you_mean, _ensure_loaded
@@ -273,7 +274,7 @@ class Expr:
             raise ExprError(f"constant {v!r} is not allowed", self._offset(node))  # compile refuses it first
         if isinstance(node, ast.Name):
             v = env[node.id]
-            if isinstance(v, bool) or isinstance(v, str) or isinstance(v, Quantity):
+            if isinstance(v, (bool, str, Quantity)):
                 return v
             if isinstance(v, (int, float)):
                 return Quantity(float(v), ONE)

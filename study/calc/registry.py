@@ -17,9 +17,10 @@ import inspect
 import math
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
 
-from study.calc.units import ONE, Dim, DimensionError, Quantity, dimension_name, format_quantity, parse_quantity, parse_unit
+from study.calc.units import ONE, Dim, Quantity, dimension_name, format_quantity, parse_quantity, parse_unit
 
 
 class Step(NamedTuple):

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Iterator
 
 _AXES = ("B", "FLOP", "s", "token", "GPU", "J", "kgCO2e", "USD")
 

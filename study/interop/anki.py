@@ -37,7 +37,8 @@ import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 
 if TYPE_CHECKING:  # genanki and markdown-it are imported by the functions that use them
     import genanki
@@ -200,7 +201,7 @@ def _section(title: str, body: str) -> str:
 # ---------------------------------------------------------------------------------------------------- models
 
 
-def card_model() -> "genanki.Model":
+def card_model() -> genanki.Model:
     import genanki
 
     return genanki.Model(
@@ -212,7 +213,7 @@ def card_model() -> "genanki.Model":
     )
 
 
-def question_model() -> "genanki.Model":
+def question_model() -> genanki.Model:
     import genanki
 
     return genanki.Model(
@@ -227,11 +228,11 @@ def question_model() -> "genanki.Model":
 # ---------------------------------------------------------------------------------------------------- notes
 
 
-def _refs(refs: Sequence["Reference"]) -> list[tuple[str, str]]:
+def _refs(refs: Sequence[Reference]) -> list[tuple[str, str]]:
     return [(r.title, r.url) for r in refs]
 
 
-def card_fields(card: "Card", topic: "Topic") -> list[str]:
+def card_fields(card: Card, topic: Topic) -> list[str]:
     return [
         md_inline(card.title),
         md_block(card.body),
@@ -242,7 +243,7 @@ def card_fields(card: "Card", topic: "Topic") -> list[str]:
     ]
 
 
-def card_tags(card: "Card", topic: "Topic", root: str) -> list[str]:
+def card_tags(card: Card, topic: Topic, root: str) -> list[str]:
     tags = [_tag(root, "kind", "card"), _tag(root, "topic", topic.id)]
     tags += [_tag(root, "objective", o) for o in card.objectives]
     tags += sorted({_tag(root, "domain", o.split(".")[0]) for o in card.objectives})
@@ -255,7 +256,7 @@ _CHOOSE_RE = re.compile(r"\bchoose\s+(?:\w+)", re.I)
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
-def _choices_html(inst: "Instance") -> str:
+def _choices_html(inst: Instance) -> str:
     rows = [
         f'<div class="choice"><span class="label">{label}</span><span class="text">{md_inline(o.text)}</span></div>'
         for label, o in zip(inst.labels, inst.options)
@@ -268,7 +269,7 @@ def _tolerance_text(tolerance: str) -> str:
     return f"±{text}" if text.endswith("%") else f"± {text}"
 
 
-def _why_html(inst: "Instance") -> str:
+def _why_html(inst: Instance) -> str:
     if inst.type in ("single", "multi"):
         items = []
         for label, o in zip(inst.labels, inst.options):
@@ -288,7 +289,7 @@ def _why_html(inst: "Instance") -> str:
     return ""
 
 
-def _answer_html(inst: "Instance") -> str:
+def _answer_html(inst: Instance) -> str:
     if inst.type == "numeric":
         assert inst.numeric is not None
         return f"{esc(inst.numeric.display)} <span class=\"prompt\">({esc(_tolerance_text(inst.numeric.tolerance))})</span>"
@@ -298,7 +299,7 @@ def _answer_html(inst: "Instance") -> str:
     return "<br>".join(parts)
 
 
-def _prompt(question: "Question", inst: "Instance") -> str:
+def _prompt(question: Question, inst: Instance) -> str:
     if inst.type == "true_false":
         return "True or false?"
     if inst.type == "multi" and not _CHOOSE_RE.search(question.stem):
@@ -306,7 +307,7 @@ def _prompt(question: "Question", inst: "Instance") -> str:
     return ""
 
 
-def _instance_note(question: "Question", inst: "Instance") -> str:
+def _instance_note(question: Question, inst: Instance) -> str:
     if not question.is_templated:
         return ""
     drawn = ", ".join(f"{k} = {v}" for k, v in sorted(inst.params.items()))
@@ -316,7 +317,7 @@ def _instance_note(question: "Question", inst: "Instance") -> str:
     )
 
 
-def question_instance(question: "Question") -> "Instance":
+def question_instance(question: Question) -> Instance:
     """The one draw Anki shows: a fixed seed, so re-exports keep the same numbers and the same choice order."""
     from study.quiz.instance import InstanceError, instantiate
 
@@ -327,7 +328,7 @@ def question_instance(question: "Question") -> "Instance":
         raise AnkiExportError(f"{where}{exc}") from exc
 
 
-def question_fields(question: "Question", blueprint_title: str) -> list[str]:
+def question_fields(question: Question, blueprint_title: str) -> list[str]:
     inst = question_instance(question)
     stem = md_block(inst.stem)
     prompt = _prompt(question, inst)
@@ -350,7 +351,7 @@ def question_fields(question: "Question", blueprint_title: str) -> list[str]:
     ]
 
 
-def question_tags(question: "Question", root: str) -> list[str]:
+def question_tags(question: Question, root: str) -> list[str]:
     tags = [
         _tag(root, "kind", "question"),
         _tag(root, "type", question.type),
@@ -371,7 +372,7 @@ def question_tags(question: "Question", root: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------------- package
 
 
-def build_package(bank: "Bank") -> tuple["genanki.Package", int, int, tuple[str, ...]]:
+def build_package(bank: Bank) -> tuple[genanki.Package, int, int, tuple[str, ...]]:
     """Decks ``ROOT::<domain>::<objective>`` holding that objective's topic cards, then its questions.
 
     One deck per objective, cards before questions, because Anki's deck is what a learner picks to study
@@ -479,7 +480,7 @@ def _keep_unchanged_times(conn: sqlite3.Connection, earlier: dict[str, tuple[int
 
 
 def package_bytes(
-    package: "genanki.Package", timestamp: float, earlier: dict[str, tuple[int, NoteKey]] | None = None
+    package: genanki.Package, timestamp: float, earlier: dict[str, tuple[int, NoteKey]] | None = None
 ) -> tuple[bytes, int]:
     """The ``.apkg`` as bytes and how many notes differ from ``earlier`` (all of them when there is none).
 
@@ -506,7 +507,7 @@ def package_bytes(
     return buf.getvalue(), changed
 
 
-def export_bank(bank: "Bank", timestamp: float, earlier: bytes | None = None) -> ExportResult:
+def export_bank(bank: Bank, timestamp: float, earlier: bytes | None = None) -> ExportResult:
     """The package for ``bank``; ``earlier`` is the export it replaces, whose unchanged notes keep their time."""
     package, n_cards, n_questions, skipped = build_package(bank)
     data, changed = package_bytes(package, timestamp, earlier_note_times(earlier))

@@ -12,7 +12,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from study.bank.schema import NumericAnswer, Question
 from study.interop.gift_syntax import escape, escape_piece

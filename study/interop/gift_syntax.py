@@ -248,7 +248,7 @@ MAX_GIFT_QUESTIONS = 2_000
 class TooManyQuestions(ValueError):
     """The file holds more questions than one import converts; ``loc`` is where the one past the limit starts."""
 
-    def __init__(self, loc: "Loc") -> None:
+    def __init__(self, loc: Loc) -> None:
         super().__init__(f"the file holds more than {MAX_GIFT_QUESTIONS:,} questions (the one past the limit starts "
                          f"at line {loc.line}); split it into files of at most {MAX_GIFT_QUESTIONS:,} and import each")
         self.loc = loc
@@ -260,7 +260,7 @@ def parse(source: str) -> tuple[list[Item], list[Problem]]:
     items: list[Item] = []
     problems: list[Problem] = []
     questions = 0
-    for start, comments, block in split_blocks(source):
+    for _start, comments, block in split_blocks(source):
         if not block.text:
             continue  # a block of comments only
         if not block.text.startswith("$CATEGORY:"):

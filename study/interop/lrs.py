@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from study.interop.lrs_address import (  # noqa: F401 (the names callers import from here)
     CREDENTIALS_FILE,

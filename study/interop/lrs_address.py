@@ -15,7 +15,7 @@ import re
 import stat
 import urllib.parse
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 from study.interop.lrs_names import CREDENTIALS_FILE, PASSWORD_ENV, TOKEN_ENV, USER_ENV  # noqa: F401  (the client's names)
 # A credentials file holds a token or a user and a password: a few hundred bytes. More is not ours.

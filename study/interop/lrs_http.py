@@ -25,7 +25,8 @@ import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from study.interop.lrs_address import LrsError, origin, redact, secrets_of
 
@@ -101,7 +102,7 @@ class _Watchdog:
         if name in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
             self.stream = info.get("return_value")
 
-    def __enter__(self) -> "_Watchdog":
+    def __enter__(self) -> _Watchdog:
         self._thread.start()
         return self
 
@@ -192,7 +193,7 @@ class Client:
             self._http.close()
             self._http = None
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: Any) -> None:

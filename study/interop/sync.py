@@ -6,7 +6,8 @@ import datetime as dt
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from study.interop.lrs import Client, Endpoint, LrsError, SyncOutcome, pending, read_credentials, send, statements_url
 from study.text import count

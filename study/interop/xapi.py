@@ -46,7 +46,8 @@ import sys
 import uuid
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 from urllib.parse import quote, urlsplit
 
 from study.text import count

@@ -11,7 +11,8 @@ import itertools
 import random
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any
+from collections.abc import Iterator, Mapping
 
 from study.lab.schema import Lab, Lookup, Pick, System
 

@@ -46,7 +46,7 @@ def labels(node: K8sNode) -> list[str]:
         m = MODELS[node.gpu_model]
         product = node.product_label or (m.gfd_product + ("-MIG-" + next(iter(node.mig_resources))[4:]
                                          if node.mig_strategy == "single" and node.mig_resources else ""))
-        gfd = [f"nvidia.com/cuda.driver-version.full=535.104.12", "nvidia.com/cuda.runtime-version.full=12.2",
+        gfd = ["nvidia.com/cuda.driver-version.full=535.104.12", "nvidia.com/cuda.runtime-version.full=12.2",
                f"nvidia.com/gpu.compute.major={m.compute[0]}", f"nvidia.com/gpu.compute.minor={m.compute[1]}",
                f"nvidia.com/gpu.count={node.gpu_count}", f"nvidia.com/gpu.family={m.family}",
                f"nvidia.com/gpu.memory={m.memory_mib}", "nvidia.com/gpu.present=true",

@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from study.bank.load import Diagnostic, validation_findings
 from study.lab.catalog import MODELS, fits

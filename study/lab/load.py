@@ -23,7 +23,7 @@ class LabFile:
     lab: Any  # study.lab.schema.Lab, or None when the file has errors
     doc: Document | None
     path: str
-    diagnostics: tuple["Diagnostic", ...]
+    diagnostics: tuple[Diagnostic, ...]
 
 
 def lab_paths(root: Path | None = None) -> list[Path]:
@@ -31,7 +31,7 @@ def lab_paths(root: Path | None = None) -> list[Path]:
     return sorted(p for p in root.glob("*.yaml") if p.is_file()) if root.is_dir() else []
 
 
-def _diag(path: str, line: int, col: int, code: str, message: str) -> "Diagnostic":
+def _diag(path: str, line: int, col: int, code: str, message: str) -> Diagnostic:
     from study.bank.load import Diagnostic
 
     return Diagnostic(path, line, col, "error", code, message)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from study.lab.catalog import MODELS, GpuModel, bus_id
-from study.lab.common import NotSimulated, gpu_uuid, unknown, uuid_for
+from study.lab.common import NotSimulated, gpu_uuid, uuid_for
 
 if TYPE_CHECKING:
     from study.lab.schema import Gpu, Host
@@ -52,7 +52,7 @@ def default_table(host: Host) -> str:
            "|                                         |                      |               MIG M. |",
            "|" + "=" * 41 + "+" + "=" * 22 + "+" + "=" * 22 + "|"]
     gpus = host.gpu_list
-    for n, g in enumerate(gpus):
+    for _n, g in enumerate(gpus):
         pm = "On" if g.persistence else "Off"
         ecc = "On" if g.mig_enabled else str(g.ecc.dram_uncorrectable + g.ecc.sram_uncorrectable)
         mem = "N/A" if g.mig_enabled else f"{g.mem_used_mib}MiB / {model.memory_mib}MiB"

@@ -8,7 +8,7 @@ validates the filled-in ``system`` into a :class:`System`, the immutable state e
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -259,7 +259,7 @@ class System(_Model):
     slurm: Slurm | None = None
 
 
-VarValue = Union[int, float, str]
+VarValue = int | float | str
 
 
 class Pick(_Model):
@@ -277,7 +277,7 @@ class Lookup(_Model):
     map: dict[str, VarValue]
 
 
-VarSpec = Union[Annotated[list[VarValue], Field(min_length=1)], Pick, Lookup]
+VarSpec = Annotated[list[VarValue], Field(min_length=1)] | Pick | Lookup
 
 
 class Task(_Model):

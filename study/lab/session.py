@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from study.lab.case import Case
 from study.lab.shell import run_line

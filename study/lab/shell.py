@@ -162,7 +162,7 @@ def _filter(text: str, argv: list[str]) -> str:
         rx = re.compile(pattern if "E" in letters else re.escape(pattern).replace(r"\.\*", ".*"),
                         re.IGNORECASE if "i" in letters else 0)
     except re.error:
-        return f"grep: Unmatched ( or \\("
+        return "grep: Unmatched ( or \\("
     keep = [ln for ln in lines if bool(rx.search(ln)) != ("v" in letters)]
     return "\n".join(keep)
 

@@ -119,7 +119,7 @@ def show_job(s: Slurm, job_id: str) -> str:
              f"   RunTime={j.time if ':' in j.time and j.time.count(':') == 2 else '00:' + j.time if j.state != 'PD' else '00:00:00'} "
              f"TimeLimit={j.timelimit} TimeMin=N/A",
              f"   Partition={j.partition} AllocNode:Sid=login01:81234",
-             f"   ReqNodeList=(null) ExcNodeList=(null)",
+             "   ReqNodeList=(null) ExcNodeList=(null)",
              f"   NodeList={j.nodelist if j.state != 'PD' and j.nodelist else '(null)'}",
              f"   NumNodes={j.nodes} NumCPUs={j.cpus} NumTasks={j.nodes} CPUs/Task={max(1, j.cpus // max(1, j.nodes))} ReqB:S:C:T=0:0:*:*",
              f"   ReqTRES=cpu={j.cpus},mem={j.cpus * 8192}M,node={j.nodes},billing={j.cpus},gres/gpu={_gres_count(j.gres) * j.nodes}",

@@ -14,7 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from typing import Annotated, Any, Callable, Literal
+from typing import Annotated, Any, Literal
+from collections.abc import Callable
 
 from pydantic import (
     AliasChoices,
@@ -157,7 +158,7 @@ class SessionRow(_Row):
     report_json: JsonObjectText | None = None
 
     @model_validator(mode="after")
-    def _resumable(self, info: ValidationInfo) -> "SessionRow":
+    def _resumable(self, info: ValidationInfo) -> SessionRow:
         # The quiz is what reads a saved state back (``--resume``), so it decides what is valid; it sits a
         # floor above the store, so whoever checks a backup passes its reader in (see ``SessionReader``).
         read = (info.context or {}).get(SESSION_READER)
@@ -318,7 +319,7 @@ class Backup(_Row):
     reports: list[ReportRow] | None = None  # None: the backup predates reports, so it says nothing of them
 
     @model_validator(mode="after")
-    def _one_row_per_item(self) -> "Backup":
+    def _one_row_per_item(self) -> Backup:
         seen: set[str] = set()
         for n, item in enumerate(self.items):
             if item.item_id in seen:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from study.progress.store import Store, parse_iso, utc_iso
 

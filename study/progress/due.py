@@ -9,7 +9,7 @@ forecast, not in "due"; when nothing is due, ``next_due`` says when the next ite
 from __future__ import annotations
 
 import datetime as dt
-from typing import Iterable
+from collections.abc import Iterable
 
 from study.progress.store import Store, stored_time, utc_iso
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from typing import Callable
+from collections.abc import Callable
 
 _V1 = [
     """CREATE TABLE sessions (

@@ -42,7 +42,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from study.progress import schedule
 

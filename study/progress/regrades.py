@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from study.progress.migrations import rebuild_aggregates
 from study.progress.schedule import rating_for

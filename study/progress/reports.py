@@ -47,7 +47,7 @@ class ProblemReport:
 
 
 def add_report(
-    store: "Store",
+    store: Store,
     item_id: str,
     kind: str,
     text: str = "",
@@ -75,7 +75,7 @@ def add_report(
     return report
 
 
-def list_reports(store: "Store", item_id: str | None = None) -> list[ProblemReport]:
+def list_reports(store: Store, item_id: str | None = None) -> list[ProblemReport]:
     """Reports, newest first; optionally for one question."""
     sql = f"SELECT {_COLS} FROM reports"
     args: tuple = ()

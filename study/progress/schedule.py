@@ -77,7 +77,7 @@ def _measured_scheduler(desired_retention: float, fuzz: bool, wrong: bool) -> fs
                           relearning_steps=steps)
 
 
-def scheduler_for(mode: str | None, rating: "Rating", desired_retention: float = 0.9,
+def scheduler_for(mode: str | None, rating: Rating, desired_retention: float = 0.9,
                   fuzz: bool = True) -> fsrs.Scheduler:
     """The scheduler an answer given in ``mode`` is reviewed with (see the module docstring)."""
     if mode in MEASURED_MODES:

@@ -6,7 +6,8 @@ message that says what is accepted.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
 
 
 def _date(text: str) -> str:

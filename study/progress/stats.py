@@ -29,7 +29,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from study.progress import schedule
 from study.progress.readiness import CARD_PRIOR, Readiness, ReadinessItem, compute_readiness, guess_prior

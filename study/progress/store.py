@@ -29,7 +29,8 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import Any, Literal
+from collections.abc import Callable, Mapping, Sequence
 
 from study.progress import schedule
 from study.progress.schedule import Rating, rating_for
@@ -153,7 +154,7 @@ class ItemState:
     last_review: dt.datetime | None
 
 
-def open_store(path: str | os.PathLike[str] | None = None, *, fuzz: bool = True) -> "Store":
+def open_store(path: str | os.PathLike[str] | None = None, *, fuzz: bool = True) -> Store:
     """Open (creating and migrating as needed) the progress store.
 
     ``path`` None means ``study.paths.default_db_path()`` (``STUDY_DB``, else the platform data dir).
@@ -182,7 +183,7 @@ class Store:
 
     # -- plumbing ----------------------------------------------------------------------------------------
 
-    def _tx(self) -> "_locked_tx":
+    def _tx(self) -> _locked_tx:
         return _locked_tx(self)
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -214,7 +215,7 @@ class Store:
                 self._conn.close()
                 self._conn = None  # type: ignore[assignment]
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -594,7 +595,7 @@ class Store:
             args.append(int(limit))
         return [r[0] for r in self._query(sql, tuple(args))]
 
-    def summaries(self) -> dict[str, "ItemSummary"]:
+    def summaries(self) -> dict[str, ItemSummary]:
         """Per answered question: attempts, right, and the latest outcome, from running totals (no scan of
         the history). Includes questions no longer in the bank; filter with ``bank.has_item``."""
         rows = self._query("SELECT item_id, attempts, correct, last_correct, last_at FROM item_totals")

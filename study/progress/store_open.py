@@ -20,7 +20,7 @@ import sqlite3
 import stat
 import time
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from study.inputs import file_kind
 from study.progress.migrations import SCHEMA_VERSION, migrate

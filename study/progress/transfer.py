@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 import fsrs
 
@@ -46,7 +47,7 @@ _SESSION_KEYS = ("id", "kind", "started_at", "updated_at", "deadline", "state_js
                  "report_json")
 
 
-def export_data(store: "Store", read_session: SessionReader | None = None) -> dict[str, Any]:
+def export_data(store: Store, read_session: SessionReader | None = None) -> dict[str, Any]:
     # One read transaction so the snapshot is consistent even while another process writes.
     with store._lock:
         conn = store._conn
@@ -113,7 +114,7 @@ def export_data(store: "Store", read_session: SessionReader | None = None) -> di
     return data
 
 
-def import_data(store: "Store", data: Mapping[str, Any], *, replace: bool = False,
+def import_data(store: Store, data: Mapping[str, Any], *, replace: bool = False,
                 read_session: SessionReader | None = None) -> dict[str, Any]:
     """Restore (``replace=True``: the store becomes exactly the export) or merge (keep local data, add what
     is new, settings only where unset locally). Counts per kind of row, and under ``ignored_settings`` the
@@ -215,7 +216,7 @@ def _card_dict(card_json: str) -> dict[str, Any] | None:
     return None if card is None else card.to_dict()
 
 
-def _replay(store: "Store", conn, item_ids: set[str]) -> int:
+def _replay(store: Store, conn, item_ids: set[str]) -> int:
     """Rebuild the FSRS state of each item from its full history, oldest event first."""
     for item_id in sorted(item_ids):
         store._replay(conn, item_id)

@@ -6,7 +6,8 @@ calculator cannot instantiate) and wraps it in a :class:`~study.quiz.session.Qui
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from study.quiz.clock import Clock, as_utc, system_clock
 from study.quiz.instance import Instance, InstanceError, instantiate

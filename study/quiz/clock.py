@@ -7,7 +7,7 @@ or drive time. Drivers (``study quiz --plain``, the app) pass :func:`system_cloc
 from __future__ import annotations
 
 import datetime as dt
-from typing import Callable
+from collections.abc import Callable
 
 Clock = Callable[[], dt.datetime]
 

@@ -13,7 +13,8 @@ import random
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from study.bank.schema import PLACEHOLDER_RE, NumericAnswer, Question, param_values
 
@@ -128,7 +129,7 @@ class Instance:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Instance":
+    def from_dict(cls, data: Mapping[str, Any]) -> Instance:
         d = dict(data)
         d["options"] = tuple(Option(**o) for o in d.get("options", ()))
         num = d.get("numeric")

@@ -175,7 +175,7 @@ class Report:
         return "\n".join(fill(line) if "\n" not in line else line for line in lines)
 
 
-def build_report(session: "QuizSession") -> Report:
+def build_report(session: QuizSession) -> Report:
     """Grade every question of ``session`` and tally by domain and objective."""
     results: list[QuestionResult] = []
     dom: dict[str, list[int]] = defaultdict(lambda: [0, 0])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from study.quiz.clock import Clock, as_utc, system_clock
 from study.quiz.select import SelectionError

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 # A real exam is 60 minutes and a custom quiz a few hours at most; a day is far above either.
 MAX_MINUTES = 24 * 60

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Any, Collection, Iterable, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from study.bank.schema import Blueprint, Question
 
@@ -186,7 +187,7 @@ def select_practice(
     seed: int | str,
     *,
     pick: str = "any",
-    history: "History | None" = None,
+    history: History | None = None,
     objective_order: Sequence[str] = (),
 ) -> list[Question]:
     """``count`` questions from ``questions`` (already filtered) chosen by ``pick``.
@@ -233,7 +234,7 @@ class History:
     of the store that is missing yields "no history" rather than an error: a quiz still runs.
     """
 
-    def __init__(self, store: Any, now: "dt.datetime | None" = None, recent_exams: int = 3) -> None:
+    def __init__(self, store: Any, now: dt.datetime | None = None, recent_exams: int = 3) -> None:
         self.store = store
         self.now = now
         self.recent_exams = recent_exams

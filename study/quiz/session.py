@@ -20,7 +20,8 @@ import datetime as dt
 import json
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from study.quiz.clock import Clock, as_utc, from_iso, iso, system_clock
 from study.quiz.grade import Grade, grade_answer, normalize_answer
@@ -128,7 +129,7 @@ class QuizSession:
         self.new_to_you: list[bool] | None = None
         self.clock: Clock = clock or system_clock
         self.store = store
-        self._report: "Report | None" = None
+        self._report: Report | None = None
 
     # --- reading -----------------------------------------------------------------------------------------
 
@@ -157,7 +158,7 @@ class QuizSession:
         return self.status == "submitted"
 
     @property
-    def report(self) -> "Report | None":
+    def report(self) -> Report | None:
         """The report once submitted, else ``None``."""
         if self.finished and self._report is None:
             from study.quiz.report import build_report
@@ -274,7 +275,7 @@ class QuizSession:
         self._persist()
         return [format_left(min(crossed))]
 
-    def submit(self, now: Any = None) -> "Report":
+    def submit(self, now: Any = None) -> Report:
         """Finish: grade everything, record the attempts not yet recorded, close the session in the store."""
         if self.finished:
             assert self.report is not None
@@ -316,7 +317,7 @@ class QuizSession:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str, bank: Any = None, *, clock: Clock | None = None, store: Any = None) -> "QuizSession":
+    def from_json(cls, text: str, bank: Any = None, *, clock: Clock | None = None, store: Any = None) -> QuizSession:
         """Restore a session saved by :meth:`to_json`.
 
         Instances are stored whole, so the restored session asks exactly what was asked even if the bank
@@ -346,7 +347,7 @@ class QuizSession:
 
     @classmethod
     def _restore(cls, data: dict[str, Any], instances: list[Instance], bank: Any, *, clock: Clock | None,
-                 store: Any) -> "QuizSession":
+                 store: Any) -> QuizSession:
         s = cls(
             instances,
             mode=data["mode"],
@@ -406,7 +407,7 @@ class QuizSession:
             self.seconds[self.index] += spent
         self.mark = max(self.mark, t)
 
-    def _submit(self, t: dt.datetime, *, timed_out: bool) -> "Report":
+    def _submit(self, t: dt.datetime, *, timed_out: bool) -> Report:
         end = min(t, self.deadline) if self.deadline is not None else t
         self._charge(end)
         self.status = "submitted"
@@ -472,7 +473,7 @@ def _picked_texts(inst: Instance, given: str | None) -> tuple[str, ...]:
 
 
 def unfinished(store: Any, mode: str, bank: Any = None, *, clock: Clock | None = None,
-               now: Any = None) -> "QuizSession | None":
+               now: Any = None) -> QuizSession | None:
     """The unfinished ``mode`` session saved in ``store``, restored, or ``None``.
 
     An abandoned exam is either resumed or counted, never silently replaced: when its deadline has passed it

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 

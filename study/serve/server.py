@@ -13,7 +13,8 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import aiohttp_jinja2
 import jinja2

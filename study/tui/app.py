@@ -10,7 +10,8 @@ import importlib
 import os
 import time
 from functools import partial
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding

@@ -57,7 +57,7 @@ class Server:
         self._thread.join(5)
         self._sock.close()
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -73,7 +73,7 @@ class Server:
         while self._alive() and served < self.max_requests:
             try:
                 conn, _addr = self._sock.accept()
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             except OSError:
                 return

@@ -24,7 +24,7 @@ from study.interop.sync import SyncRequest, auto_sync, sync_store
 from study.interop.xapi import DEFAULT_BASE, build_statements, default_actor, store_learner_id, to_jsonl
 from study.progress import Attempt, open_store
 
-from .conftest import PASSWORD, USER, free_port
+from .conftest import PASSWORD, free_port
 
 pytestmark = pytest.mark.slow
 START = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.timezone.utc)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import DataTable, Select
 
 from tests.tui.conftest import settle
 

@@ -3,7 +3,6 @@ reading whole messages at 80x24."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 

@@ -9,7 +9,8 @@ state must be hidden by the screen's ``check_action``, not offered."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Awaitable, Callable
+from typing import Any
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -251,7 +252,7 @@ async def test_every_offered_key_is_enabled_visible_and_does_something(make_app,
             await press_and_check(state, pilot, app, key, display, description)
 
         try:
-            await _reach(lambda **kw: make_app(store=key_store, **kw), key_store, bank, clock, state, press)
+            await _reach(lambda key_store=key_store, **kw: make_app(store=key_store, **kw), key_store, bank, clock, state, press)
         finally:
             key_store.close()
 

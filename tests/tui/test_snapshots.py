@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import Any, Awaitable, Callable
+from typing import Any
+from collections.abc import Awaitable, Callable
 
 import pytest
 

@@ -3,7 +3,6 @@ only then: any recorded answer, edited bank file, new day or an hour's age means
 
 from __future__ import annotations
 
-import datetime as dt
 import shutil
 from pathlib import Path
 from typing import Any

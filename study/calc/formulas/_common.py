@@ -123,7 +123,7 @@ def peak_for(gpu: GPU | None, peak_tflops: Any, dtype: str, sparse: bool, fname:
             d = "fp16"
             peak = gpu.peak_flops(d, sparse)
             steps.append(Step("compute precision", f"{gpu.name} has no {dtype} tensor rate",
-                              "weights are dequantised and multiplied in fp16", f"peak = fp16 rate"))
+                              "weights are dequantised and multiplied in fp16", "peak = fp16 rate"))
         elif dtype == "bf16":
             # Pre-Ampere GPUs (T4, V100) have no bf16 tensor cores; 16-bit work runs in fp16 there.
             d = "fp16"

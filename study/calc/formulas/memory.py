@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from study.calc.specs import GPU, Model
-from study.calc.formulas._common import gpu_source, is_array, n, need, params_for, pick, q, vceil, vfloor, vmax
+from study.calc.formulas._common import gpu_source, is_array, n, params_for, pick, q, vceil, vfloor, vmax
 from study.calc.registry import BYTES_PER, CalcError, Step, formula
 
 

@@ -5,7 +5,8 @@ wrong, the derivation, the explanation, the references and the time spent. Every
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding

@@ -93,7 +93,7 @@ def report_problem(screen: Screen, item_id: str, *, context: str, session_id: st
     bank = services.bank
     content_hash = bank.content_hash(item_id) if bank is not None and bank.has_item(item_id) else ""
 
-    def kept(answer: "tuple[str, str] | None") -> None:
+    def kept(answer: tuple[str, str] | None) -> None:
         if not answer:
             return
         kind, text = answer

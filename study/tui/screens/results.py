@@ -8,7 +8,8 @@ missed question took over a second to mount after the confirming key)."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from rich.table import Table
 from rich.text import Text

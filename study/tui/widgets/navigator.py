@@ -33,13 +33,13 @@ class Navigator(Widget, can_focus=True):
     ]
 
     class Selected(Message):
-        def __init__(self, navigator: "Navigator", index: int) -> None:
+        def __init__(self, navigator: Navigator, index: int) -> None:
             super().__init__()
             self.navigator = navigator
             self.index = index
 
         @property
-        def control(self) -> "Navigator":
+        def control(self) -> Navigator:
             return self.navigator
 
     def __init__(self, **kwargs) -> None:

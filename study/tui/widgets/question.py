@@ -34,7 +34,7 @@ class Choices(OptionList):
     ]
 
     class Changed(Message):
-        def __init__(self, choices: "Choices", picked: tuple[int, ...], submit: bool, key: object) -> None:
+        def __init__(self, choices: Choices, picked: tuple[int, ...], submit: bool, key: object) -> None:
             super().__init__()
             self.choices = choices
             self.picked = picked
@@ -44,7 +44,7 @@ class Choices(OptionList):
             self.key = key
 
         @property
-        def control(self) -> "Choices":
+        def control(self) -> Choices:
             return self.choices
 
     def __init__(self, **kwargs: Any) -> None:

@@ -20,7 +20,7 @@ def export_learner(directory: Path, name: str, answers, *, fmt: str = "json", ac
 
     db = directory / f"{name}.db"
     with open_store(db, fuzz=False) as store:
-        for n, (qid, correct, mode, minutes) in enumerate(answers):
+        for _n, (qid, correct, mode, minutes) in enumerate(answers):
             store.record_attempt(Attempt(qid, "h", {}, "A" if correct else "B", bool(correct), 20.0, mode,
                                          f"{name}-{mode}", T0 + dt.timedelta(minutes=minutes)))
     out = directory / f"{name}.{'jsonl' if fmt == 'xapi' else 'json'}"

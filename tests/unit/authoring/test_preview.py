@@ -96,7 +96,7 @@ def test_a_single_question_shows_the_learner_view_then_the_answer_and_every_why(
     right = next(label for label, text in choices if text == "The InfiniBand compute fabric")
     assert f"Right answer: {right}) The InfiniBand compute fabric" in after
     assert f"  {right}) right: Between nodes traffic leaves through the adapters." in after
-    for label, text in choices:
+    for label, _text in choices:
         if label != right:
             assert re.search(rf"^  {label}\) wrong: ", after, re.M), label
     assert "Why: NVLink scales up inside a node" in after

@@ -13,7 +13,7 @@ import random
 import re
 import traceback
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from study.bank import yamlsafe
 from study.bank.load import MAX_PLACEHOLDERS, load_question_file

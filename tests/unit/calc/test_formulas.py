@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from study.calc import FUNCTIONS, CalcError, Result, call, gpu, model
+from study.calc import FUNCTIONS, CalcError, Result, call, model
 from study.calc import (
     activation_memory, allgather_time, allreduce_time, checkpoint_size, checkpoint_write_time, co2, cost,
     decode_time, energy, forward_flops, gpu_hours, gpus_needed, kv_cache, max_batch, megatron_flops, mfu,
@@ -12,9 +12,7 @@ from study.calc import (
     training_time, transfer_time, ttft, weights_memory,
 )
 
-REQUIRED = """weights-memory kv-cache training-memory activation-memory training-flops megatron-flops forward-flops
-training-time mfu gpu-hours energy co2 cost prefill-time decode-time ttft tokens-per-second max-batch gpus-needed
-allreduce-time allgather-time transfer-time storage-read-time checkpoint-size checkpoint-write-time""".split()
+REQUIRED = ["weights-memory", "kv-cache", "training-memory", "activation-memory", "training-flops", "megatron-flops", "forward-flops", "training-time", "mfu", "gpu-hours", "energy", "co2", "cost", "prefill-time", "decode-time", "ttft", "tokens-per-second", "max-batch", "gpus-needed", "allreduce-time", "allgather-time", "transfer-time", "storage-read-time", "checkpoint-size", "checkpoint-write-time"]
 
 
 def test_registry_has_every_required_function_with_metadata() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import pytest
 
 from study.bank import load_bank
 from study.bank.stats import bank_stats

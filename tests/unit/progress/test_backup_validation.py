@@ -172,9 +172,8 @@ def _hostile(backup: dict, path: tuple, value) -> dict:
 def test_a_hostile_backup_is_refused_and_the_store_is_unchanged(backup, held, path, value, message, replace):
     data = _hostile(backup, path, value)
     before = rows(held)
-    with open_store(held, fuzz=False) as s:
-        with pytest.raises(ImportFormatError) as info:
-            s.import_data(data, read_session=read_saved_session, replace=replace)
+    with open_store(held, fuzz=False) as s, pytest.raises(ImportFormatError) as info:
+        s.import_data(data, read_session=read_saved_session, replace=replace)
     assert message in str(info.value) and "\n" not in str(info.value)
     assert rows(held) == before
 

@@ -13,7 +13,7 @@ import os
 import random
 import sqlite3
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

@@ -65,7 +65,7 @@ def test_nothing_unfinished():
 
 def test_a_resumed_session_still_shows_the_alerts_it_has_not_shown(store):
     bank = make_bank()
-    s = build_exam(bank, seed=9, count=5, minutes=10, now=T0, store=store)
+    build_exam(bank, seed=9, count=5, minutes=10, now=T0, store=store)
     back = unfinished(store, "exam", bank, now=T0 + dt.timedelta(minutes=8))
     assert back is not None and not back.finished
     assert back.tick(T0 + dt.timedelta(minutes=8)) == ["2 min 30 s"]  # 5 and 2.5 crossed: the latest is named

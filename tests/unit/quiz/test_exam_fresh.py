@@ -64,7 +64,7 @@ def test_when_fresh_questions_run_out_the_oldest_seen_come_first():
     by_domain: dict[str, list[str]] = {}
     for q in bank.questions:
         by_domain.setdefault(q.domain, []).append(q.id)
-    for d, members in by_domain.items():
+    for _d, members in by_domain.items():
         # Per domain: every fresh question its quota allows, then the domain's oldest seen ones.
         drawn = [i for i in chosen if i in members]
         fresh_here = [i for i in members if i in fresh]

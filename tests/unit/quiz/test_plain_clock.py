@@ -78,11 +78,11 @@ def test_an_idle_exam_submits_by_itself(idle_pipe):
 def test_the_reader_splits_lines_that_arrive_together_and_times_out_between(idle_pipe):
     stdin, writer = idle_pipe
     lines = LineReader(stdin)
-    os.write(writer, "B\n:flag\nA,C".encode())
+    os.write(writer, b"B\n:flag\nA,C")
     assert lines.readline(0) == "B\n"
     assert lines.readline(0) == ":flag\n"
     assert lines.readline(0) is None  # "A,C" waits for its newline
-    os.write(writer, "\n".encode())
+    os.write(writer, b"\n")
     assert lines.readline(0.5) == "A,C\n"
     os.write(writer, "é\n".encode())
     assert lines.readline(None) == "é\n"

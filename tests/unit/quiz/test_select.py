@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quiz_fixtures import FakeStore, T0, blueprint, make_bank, single
-from study.bank.bank import Bank
 from study.quiz import (
     History,
     SelectionError,

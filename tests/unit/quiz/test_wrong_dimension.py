@@ -7,8 +7,7 @@ import datetime as dt
 
 import pytest
 
-from quiz_fixtures import make_bank, numeric
-from study.bank import Bank
+from quiz_fixtures import numeric
 from study.quiz import AnswerError, QuizSession, grade_answer, instantiate, normalize_answer
 from study.quiz.instance import format_value
 
