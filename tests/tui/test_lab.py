@@ -179,3 +179,34 @@ async def test_the_answer_box_is_reached_by_tab_and_the_prompt_answers_too(make_
 
     rows = sqlite3.connect(store.path).execute("SELECT item_id, mode, correct FROM attempts").fetchall()
     assert rows == [("lab.power-cap.cap-watts", "lab", 1)]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size, wide", [((80, 24), False), ((120, 40), False), ((140, 40), True)])
+async def test_nvidia_smi_reads_whole_where_the_terminal_allows(make_app, size, wide):
+    """Below the width where the 89-column table fits beside the tasks, the terminal takes the full width and the
+    tasks go under it; at 120 columns a half-width pane would have cut the table."""
+    from textual.widgets import RichLog
+
+    from study.tui.screens.lab import LabScreen
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
+        await settle(pilot, app)
+        screen = app.screen
+        log = screen.query_one(RichLog)
+        intro = [line.text for line in log.lines]
+        assert any("tab completes" in line for line in intro)
+        assert max(len(line) for line in intro) <= log.scrollable_content_region.width  # prose wraps, columns don't
+        screen.run_command("nvidia-smi")
+        await settle(pilot, app)
+        side = screen.query_one("#lab-side")
+        assert screen.has_class("-wide") is wide
+        if wide:
+            assert side.region.x >= log.region.right and side.region.y == log.region.y
+        else:
+            assert side.region.y >= log.region.bottom and log.region.width == size[0]
+        if size[0] >= 120:
+            assert log.scrollable_content_region.width >= 89  # the whole table, no sideways scroll

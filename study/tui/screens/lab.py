@@ -15,9 +15,10 @@ import random
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
@@ -102,13 +103,22 @@ def LabEntry(lab_id: str | None = None, seed: int | None = None) -> Screen:  # n
     return LabScreen(lab_id=lab_id, seed=seed) if lab_id else LabPickScreen()
 
 
+# The widest table a learner meets first, nvidia-smi's, is 89 columns: with the log's border and scroll bar the
+# terminal needs 93, and the tasks beside it 40 more. Below that the terminal takes the full width and the tasks
+# sit under it, so the table is read whole instead of scrolled sideways in a half-width pane.
+SIDE_BY_SIDE_MIN_WIDTH = 133
+
+
 class LabScreen(Screen):
     DEFAULT_CSS = """
-    LabScreen #lab-body { height: 1fr; }
-    LabScreen #lab-term { width: 3fr; }
+    LabScreen #lab-body { height: 1fr; layout: vertical; }
+    LabScreen #lab-term { width: 100%; height: 2fr; }
     LabScreen #lab-log { height: 1fr; border: round $primary; }
-    LabScreen #lab-side { width: 2fr; min-width: 28; }
+    LabScreen #lab-side { width: 100%; height: 1fr; min-height: 8; }
     LabScreen #lab-task { height: 1fr; border: round $secondary; padding: 0 1; }
+    LabScreen.-wide #lab-body { layout: horizontal; }
+    LabScreen.-wide #lab-term { width: 1fr; height: 100%; }
+    LabScreen.-wide #lab-side { width: 40; height: 100%; }
     """
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
@@ -122,7 +132,7 @@ class LabScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="lab-body"):
+        with Container(id="lab-body"):
             with Vertical(id="lab-term"):
                 yield RichLog(id="lab-log", wrap=False, markup=False, highlight=False, max_lines=5000)
                 yield CommandInput(id="lab-cmd")
@@ -142,11 +152,23 @@ class LabScreen(Screen):
         self.session = LabSession(build_case(lab, self.seed), store=getattr(services, "store", None),
                                   clock=getattr(services, "clock", None), objective_titles=self.objective_titles())
         self.sub_title = f"{lab.title} (case {self.seed})"
-        log = self.query_one(RichLog)
-        log.write(Text(fill(lab.brief, self.session.case.vars)))
-        log.write(Text(TERMINAL_HELP))
+        self._intro = [fill(lab.brief, self.session.case.vars), TERMINAL_HELP]
         self.show_task()
         self.query_one(CommandInput).focus()
+        # The log never wraps (a tool's columns must stay columns), so prose is wrapped here, to the width the
+        # log has once it is laid out.
+        self.call_after_refresh(self.write_intro)
+
+    def write_intro(self) -> None:
+        import textwrap
+
+        log = self.query_one(RichLog)
+        width = max(30, log.scrollable_content_region.width - 1)
+        for paragraph in self._intro:
+            log.write(Text(textwrap.fill(paragraph, width)))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= SIDE_BY_SIDE_MIN_WIDTH, "-wide")
 
     # -- terminal ---------------------------------------------------------------------------------------
 
