@@ -23,6 +23,8 @@ async def test_lab_from_home_runs_a_command_answers_and_records(make_app, store)
         await pilot.press("o")
         await settle(pilot, app)
         assert isinstance(app.screen, LabPickScreen)
+        head = app.screen.query_one("#lab-pick-head")
+        assert head.region.y >= 1 and head.region.height >= 1  # how to open a lab stays in sight at 80x24
         picker = app.screen.query_one(OptionList)
         picker.highlighted = [o.id for o in picker._options].index("power-cap")
         picker.focus()

@@ -81,6 +81,13 @@ class CommandInput(Input):
 class LabPickScreen(Screen):
     """The labs to choose from: id, objectives and title."""
 
+    # The list takes what is left under the heading: left to its own height it filled the screen and scrolled the
+    # heading (which says how to open a lab) out of sight at 80x24.
+    DEFAULT_CSS = """
+    LabPickScreen #lab-pick-head { padding: 0 1; }
+    LabPickScreen #lab-pick { height: 1fr; }
+    """
+
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     def compose(self) -> ComposeResult:
