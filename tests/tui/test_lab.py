@@ -212,3 +212,35 @@ async def test_nvidia_smi_reads_whole_where_the_terminal_allows(make_app, size, 
             assert side.region.y >= log.region.bottom and log.region.width == size[0]
         if size[0] >= 120:
             assert log.scrollable_content_region.width >= 89  # the whole table, no sideways scroll
+
+
+@pytest.mark.asyncio
+async def test_what_is_typed_at_the_prompt_always_answers_in_the_terminal(make_app):
+    """At 80x24 the tasks panel shows a few rows: an answer typed at the prompt, a task number that does not
+    exist, or a half-typed answer must say something where the learner is looking, never `bash: answer`."""
+    from textual.widgets import RichLog
+
+    from study.tui.screens.lab import LabScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
+        await settle(pilot, app)
+        screen = app.screen
+        log = screen.query_one(RichLog)
+        count = len(screen.session.instances)
+
+        for line, expected in [(f"answer {count + 1} A", f"There is no task {count + 1}"),
+                               (f"task {count + 5}", f"There is no task {count + 5}"),
+                               ("answer 1", "Answer with: answer N X"),
+                               ("answer 1 Z", "Z"),
+                               ("echo $(rm -rf /)", "not simulated in this lab")]:
+            before = len(log.lines)
+            screen.run_command(line)
+            await settle(pilot, app)
+            after = "\n".join(line.text for line in log.lines[before:])
+            assert expected in after, (line, after)
+            assert "bash: answer" not in after
+        assert max(len(line.text) for line in log.lines) <= log.scrollable_content_region.width
+        assert all(g is None for g in screen.session.grades)  # nothing above was graded

@@ -167,12 +167,8 @@ class LabScreen(Screen):
         self.call_after_refresh(self.write_intro)
 
     def write_intro(self) -> None:
-        import textwrap
-
-        log = self.query_one(RichLog)
-        width = max(30, log.scrollable_content_region.width - 1)
         for paragraph in self._intro:
-            log.write(Text(textwrap.fill(paragraph, width)))
+            self.say(paragraph)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width >= SIDE_BY_SIDE_MIN_WIDTH, "-wide")
@@ -198,40 +194,58 @@ class LabScreen(Screen):
         cmd.remember(line)
         log.write(Text(f"$ {line}", style="bold"))
         words = line.split()
-        if words[:1] == ["task"] and len(words) == 2 and words[1].isdigit():
+        count = len(self.session.instances)
+        if words[:1] in (["task"], ["answer"]) and len(words) >= 2 and words[1].isdigit():
             n = int(words[1]) - 1
-            if 0 <= n < len(self.session.instances):
+            if not 0 <= n < count:
+                self.say(f"There is no task {words[1]}: this lab has {count} (1 to {count}).")
+                return
+            if words[0] == "task" and len(words) == 2:
                 self.current = n
                 self.show_task()
                 return
+            if words[0] == "answer" and len(words) >= 3:
+                self.current = n
+                self.answer(line.split(None, 2)[2], echo=True)
+                return
+        if words[:1] == ["answer"]:
+            self.say(f"Answer with: answer N X, where N is the task (1 to {count}) and X your answer.")
+            return
         if line == "clear":
             log.clear()
             return
-        if words[:1] == ["answer"] and len(words) >= 3 and words[1].isdigit():
-            n = int(words[1]) - 1
-            if 0 <= n < len(self.session.instances):
-                self.current = n
-                self.answer(line.split(None, 2)[2])
-                return
         if line == "review":
             self.review_answers()
             return
         out = self.session.run(line)
-        if out:
+        if not out:
+            return
+        if "\n" in out.strip():
             log.write(Text(shown(out).expandtabs(8)))
+        else:
+            self.say(shown(out))  # a one-line message, not a table: wrapped so its end is not cut off
+
+    def say(self, message: str) -> None:
+        import textwrap
+
+        log = self.query_one(RichLog)
+        width = max(30, log.scrollable_content_region.width - 1)
+        log.write(Text("\n".join(textwrap.fill(p, width) for p in message.split("\n"))))
 
     # -- tasks ------------------------------------------------------------------------------------------
 
     def show_task(self, feedback: str = "") -> None:
         from study.lab.plain import task_text, tasks_text
 
-        text = tasks_text(self.session) + "\n\n"
-        if feedback:
-            text += feedback + "\n\n"
+        # Feedback first: in a short panel (80x24 leaves it a few rows) it is what the learner must see now.
+        text = (feedback + "\n\n" if feedback else "") + tasks_text(self.session) + "\n\n"
         text += task_text(self.session, self.current)
         self.query_one("#lab-task-text", Static).update(Text(text))
+        self.query_one("#lab-task", VerticalScroll).scroll_home(animate=False)
 
-    def answer(self, value: str) -> None:
+    def answer(self, value: str, echo: bool = False) -> None:
+        """Grade ``value`` for the current task; ``echo`` (an answer typed at the prompt) repeats the outcome in
+        the terminal, where the learner is looking."""
         from study.quiz.grade import AnswerError
         from study.quiz.plain import feedback_text
 
@@ -242,6 +256,8 @@ class LabScreen(Screen):
             grade = self.session.answer(self.current, value)
         except AnswerError as exc:
             self.show_task(f"{exc}.")
+            if echo:
+                self.say(f"{exc}.")
             return
         except Exception as exc:  # a store that cannot write keeps the lab going
             from study.progress.store_open import StoreError
@@ -259,6 +275,8 @@ class LabScreen(Screen):
         tail = (f"\n\nAll tasks answered: {right} of {total} right. Type review at the prompt to go through "
                 "your answers." if not following else "")
         self.show_task(done + tail)
+        if echo:
+            self.say(done + tail)
 
     def review_answers(self) -> None:
         from study.lab.review import lab_report
@@ -267,8 +285,7 @@ class LabScreen(Screen):
         left = sum(g is None for g in self.session.grades)
         if left:
             # Reviewed before the end, the right answers would give the remaining tasks away.
-            self.query_one(RichLog).write(Text(f"Answer every task first ({left} left): the review shows the "
-                                               "right answers."))
+            self.say(f"Answer every task first ({left} left): the review shows the right answers.")
             return
         self.app.push_screen(AnswerReviewScreen(lab_report(self.session, self.objective_titles())))
 
