@@ -30,9 +30,9 @@ texts); from schema 6 each answer keeps the question as shown (``attempts.shown_
 the order shown with a stable id each, a hash of the choice's text, the numeric key, the version of study that
 asked), and its statement is built from that alone: rewording a stem or reordering choices in the bank later
 changes no statement already exported, and ``result.response`` names choices by those ids. An older answer
-without it is described from the current bank, as before; an older answer whose shown choice order the store did not keep (a practice set that was never
-submitted nor timed) goes out without ``response``; one to a question gone from the bank goes out with
-the question id and whatever the session report still says of it.
+without it is described from the current bank, as before; an older answer whose shown choice order the store
+did not keep (a practice set that was never submitted nor timed) goes out without ``response``; one to a
+question gone from the bank goes out with the question id and whatever the session report still says of it.
 """
 
 from __future__ import annotations

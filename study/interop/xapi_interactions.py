@@ -144,7 +144,8 @@ def interaction_as_shown(shown: Mapping[str, Any], qid: str, given: str, correct
     stem = str(shown.get("stem") or "")
     definition: dict[str, Any] = {"name": lang(title(stem)), "description": lang(stem.strip()),
                                   "type": INTERACTION_TYPE}
-    extensions: dict[str, Any] = {f"{ext}/objective": shown.get("objective"), f"{ext}/difficulty": shown.get("difficulty")}
+    extensions: dict[str, Any] = {f"{ext}/objective": shown.get("objective"),
+                                  f"{ext}/difficulty": shown.get("difficulty")}
     choices = [c for c in shown.get("choices") or () if isinstance(c, Mapping)]
     kind = shown.get("type")
     picked: list[int] = []

@@ -183,8 +183,8 @@ class _Builder:
             "verb": self.verb("answered" if given else "attempted"),
             "object": obj,
             "result": result,
-            "context": self.context(mode, str(sid) if sid else None, other, revision=str(revision) if revision else None,
-                                    platform=platform),
+            "context": self.context(mode, str(sid) if sid else None, other,
+                                    revision=str(revision) if revision else None, platform=platform),
             "timestamp": iso_timestamp(a["at"]),
         }
 
@@ -204,7 +204,8 @@ class _Builder:
         seconds = report.get("seconds")
         if not isinstance(seconds, (int, float)):
             start, end = s.started_at, s.finished_at
-            seconds = (dt.datetime.fromisoformat(end) - dt.datetime.fromisoformat(start)).total_seconds() if start else 0.0
+            seconds = ((dt.datetime.fromisoformat(end) - dt.datetime.fromisoformat(start)).total_seconds()
+                       if start else 0.0)
         graded = mode in ("exam", "quiz")
         result: dict[str, Any] = {
             "score": {"scaled": right / total, "raw": right, "min": 0, "max": total},
