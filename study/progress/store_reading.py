@@ -19,7 +19,6 @@ from study.progress.store_rows import (
     Review,
     attempt_of,
     item_of,
-    parse_iso,
     stored_time,
     utc_iso,
     utc_now,
@@ -30,7 +29,8 @@ class StoreReading(StoreHandle):
     def history(
         self, item_id: str | None = None, limit: int | None = None, since: dt.datetime | None = None
     ) -> list[Attempt]:
-        """Attempts, newest first; optionally for one item, since a time, and at most ``limit``."""
+        """Attempts, newest first; optionally for one item, since a time, and at most ``limit``. One whose time
+        was damaged on disk is left out (``store_rows.attempt_of``)."""
         sql = f"SELECT {ATTEMPT_COLS} FROM attempts"
         where: list[str] = []
         args: list[Any] = []
@@ -46,10 +46,10 @@ class StoreReading(StoreHandle):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
-        return [attempt_of(r) for r in self._query(sql, tuple(args))]
+        return [a for a in map(attempt_of, self._query(sql, tuple(args))) if a is not None]
 
     def reviews(self, card_id: str | None = None, limit: int | None = None) -> list[Review]:
-        """Topic-card reviews, newest first."""
+        """Topic-card reviews, newest first; one whose time was damaged on disk is left out."""
         sql = "SELECT card_id, content_hash, rating, seconds, at, uid FROM reviews"
         args: list[Any] = []
         if card_id is not None:
@@ -59,10 +59,9 @@ class StoreReading(StoreHandle):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
-        return [
-            Review(c, h, Rating(r), s, parse_iso(a), u)
-            for c, h, r, s, a, u in self._query(sql, tuple(args))
-        ]
+        rows = self._query(sql, tuple(args))
+        return [Review(c, h, Rating(r), s, when, u)
+                for c, h, r, s, a, u in rows if (when := stored_time(a)) is not None]
 
     def item_state(self, item_id: str) -> ItemState | None:
         """The FSRS state of an item, or None if never seen."""

@@ -139,16 +139,28 @@ ITEM_COLS = "item_id, kind, content_hash, card_json, due, last_review"
 SESSION_COLS = "id, kind, started_at, updated_at, deadline, state_json, finished_at, report_json"
 
 
-def attempt_of(row: tuple[Any, ...]) -> Attempt:
+# A row whose own time was damaged on disk cannot be placed in the history: its reader returns None and the
+# row is left out, as the scheduler's replay leaves it out, rather than make every reader of the history fail.
+
+
+def attempt_of(row: tuple[Any, ...]) -> Attempt | None:
     item_id, chash, params, given, correct, seconds, mode, sid, at, uid, picked, shown = row
-    return Attempt(item_id, chash, stored_json(params, {}), given, bool(correct), seconds, mode, sid, parse_iso(at),
+    when = stored_time(at)
+    if when is None:
+        return None
+    return Attempt(item_id, chash, stored_json(params, {}), given, bool(correct), seconds, mode, sid, when,
                    uid, tuple(stored_json(picked, ())) if picked else (), stored_json(shown, None) if shown else None)
 
 
-def session_of(row: tuple[Any, ...]) -> Session:
+def session_of(row: tuple[Any, ...]) -> Session | None:
     sid, kind, started, updated, deadline, state, finished, report = row
-    return Session(sid, kind, parse_iso(started), parse_iso(updated), parse_iso(deadline), state,
-                   parse_iso(finished), report)
+    finished_at = stored_time(finished)
+    # Its other times stand in for a damaged one; a deadline or finish that is unreadable is unknown.
+    started_at = stored_time(started) or stored_time(updated) or finished_at
+    if started_at is None:
+        return None
+    return Session(sid, kind, started_at, stored_time(updated) or started_at, stored_time(deadline), state,
+                   finished_at, report)
 
 
 def item_of(row: tuple[Any, ...]) -> ItemState:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from study.progress.store_handle import StoreHandle
-from study.progress.store_rows import SESSION_COLS, Session, parse_iso, session_of, utc_iso, utc_now
+from study.progress.store_rows import SESSION_COLS, Session, session_of, stored_time, utc_iso, utc_now
 
 
 class StoreSessions(StoreHandle):
@@ -37,7 +37,8 @@ class StoreSessions(StoreHandle):
         if not rows:
             return None
         sid, state, deadline = rows[0]
-        return sid, state, parse_iso(deadline)
+        # The quiz keeps its own deadline in the state; this one only informs, so a damaged one is unknown.
+        return sid, state, stored_time(deadline)
 
     def finish_session(self, session_id: str, report_json: str, at: dt.datetime | None = None) -> None:
         """Mark a session finished with its report; it no longer resumes. Its in-progress state is dropped."""
@@ -63,7 +64,7 @@ class StoreSessions(StoreHandle):
 
     def session(self, session_id: str) -> Session | None:
         rows = self._query(f"SELECT {SESSION_COLS} FROM sessions WHERE id = ?", (session_id,))
-        return session_of(rows[0]) if rows else None
+        return session_of(rows[0]) if rows else None  # None too when its times were all damaged on disk
 
     def exam_history(self) -> list[Session]:
         """Finished exam sessions with a report, oldest first."""
@@ -71,4 +72,4 @@ class StoreSessions(StoreHandle):
             f"SELECT {SESSION_COLS} FROM sessions WHERE kind = 'exam' AND finished_at IS NOT NULL"
             " AND report_json IS NOT NULL ORDER BY finished_at"
         )
-        return [session_of(r) for r in rows]
+        return [s for s in map(session_of, rows) if s is not None]
