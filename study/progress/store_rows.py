@@ -1,7 +1,7 @@
 """The progress store's rows as Python values: the records it hands out, the stored form of a timestamp, and
 reading back a value that was damaged on disk.
 
-``study.progress.store`` names them all again, as every caller imports them from there.
+``study.progress.store`` names them all again: code outside the store imports them from there.
 """
 
 from __future__ import annotations
