@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from study.analysis.results import ResultsError, _export_attempts, load_results
+from study.analysis.results import ResultsError, load_results
+from study.analysis.results_exports import export_attempts as _export_attempts
 
 from .conftest import attempt, write_json
 
