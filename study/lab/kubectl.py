@@ -20,6 +20,7 @@ from study.lab.view import pod
 
 if TYPE_CHECKING:
     from study.lab.schema import K8sNode, Kubernetes, Pod
+    from study.lab.view import View
 
 _SUFFIX = "bcdfghjklmnpqrstvwxz2456789"
 
@@ -107,7 +108,8 @@ def get_nodes(k8s: Kubernetes, wide: bool = False) -> str:
     return table(rows)
 
 
-def operator_pods(k8s: Kubernetes) -> list[Pod]:
+def operator_pods(k8s: Kubernetes) -> list[View]:
+    # The operator's pods are generated views shaped like schema.Pod (view.POD_DEFAULTS), not models.
     if not k8s.gpu_operator:
         return []
     pods = [pod(name=f"gpu-operator-6bf99d6478-{_suffix('op')}", namespace="gpu-operator", age="41d")]
@@ -128,8 +130,8 @@ def operator_pods(k8s: Kubernetes) -> list[Pod]:
     return sorted(pods, key=lambda p: p.name)
 
 
-def all_pods(k8s: Kubernetes) -> list[Pod]:
-    return list(k8s.pods) + operator_pods(k8s)
+def all_pods(k8s: Kubernetes) -> list[Pod | View]:
+    return [*k8s.pods, *operator_pods(k8s)]
 
 
 def get_pods(k8s: Kubernetes, namespace: str | None, wide: bool) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from study.lab import dcgmi, exporter, ib, kernel, kubectl, slurm
@@ -20,20 +21,69 @@ def test_dcgmi_discovery_box_matches_the_dcgm3_sample():
         assert shape(mine.replace("H100 80GB HBM3", "H800")[:24]) == shape(real[:24]) or "Device UUID" in real
 
 
-def test_dcgmi_diag_metadata_and_rows_match_the_dcgm4_sample():
-    s = system(model="l40s", gpu_count=4, dcgm="4.2.3", driver="570.148.08",
-               diag=[{"test": "pcie", "result": "Fail", "gpu": 0}])
+_CHILD = "There was an internal error during the test: 'A child process ({}) exited with non-zero status 1' " \
+    "Check DCGM and system logs for errors. Reset GPU. Restart DCGM. Rerun diagnostics."
+_PARSE = "There was an internal error during the test: 'Output of child process ({}) couldn't be parsed: " \
+    "'* Line 1, Column 1   Syntax error: value, object or array expected. '' Check DCGM and system logs for " \
+    "errors. Reset GPU. Restart DCGM. Rerun diagnostics."
+
+
+def test_dcgmi_diag_reproduces_the_dcgm4_sample_line_for_line():
+    # The sample's pcie errors belong to no GPU (the child process died), so they print as plain Warning rows
+    # before the GPU rows, which still read Pass.
+    fails = [{"test": "pcie", "result": "Fail", "message": m.format(pid)} for m in (_CHILD, _PARSE) for pid in (152, 153)]
+    s = system(model="l40s", gpu_count=4, dcgm="4.2.3", driver="570.148.08", diag=fails)
     ours = dcgmi.diag(s.host, 2).split("\n")
     ref = sample("dcgmi_diag_-r2_l40s_1.txt")[1:]  # the first line is the author's kubectl wrapper
-    upto = ref.index("| pcie                      | Fail                                           |")
-    assert ours[:upto + 1] == ref[:upto + 1]
+    assert ours[:-1] == ref  # the paste lost the closing border
+    assert ours[-1] == ours[1]
 
 
-def test_dcgmi_health_json_has_the_report_shape():
-    import json
+def test_dcgmi_diag_passing_run_matches_the_dcgm442_sample_shape():
+    s = system(model="l40s", gpu_count=1, dcgm="4.4.2", driver="580.105.08")
+    ours = dcgmi.diag(s.host, 2).replace("26b9", "2237").split("\n")
+    assert ours == sample("dcgmi_diag_-r2_a10g_1.txt")
 
-    healthy = json.loads(dcgmi.health(system(model="h100-sxm", gpu_count=1).host, True))
-    assert healthy == {"body": {"Overall Health": {"value": "Healthy"}}, "header": ["Health Monitor Report"]}
+
+def test_dcgmi_diag_gpu_errors_follow_their_gpu_row_as_diag_cpp_prints_them():
+    s = system(model="h100-sxm", gpu_count=4, dcgm="4.2.3", diag=[
+        {"test": "memory", "result": "Fail", "gpu": 2, "message": "x" * 50},
+        {"test": "diagnostic", "result": "Warn", "gpu": 1}])
+    out = dcgmi.diag(s.host, 3).split("\n")
+    at = out.index("|                           | GPU2: Fail                                     |")
+    assert out[at + 1] == "| Warning: GPU2             | " + "x" * 45 + "  |"  # cut every 45 characters
+    assert out[at + 2] == "|                           | xxxxx                                          |"
+    assert "| diagnostic                | Warn                                           |" in out
+    assert "|                           | GPU1: Fail                                     |" in out  # a GPU's Warn
+    # Each category once, in Diag.cpp's order, whatever order the tests ran in.
+    rules = [ln.split()[1] for ln in out if ln.startswith(("|-----  ", "+-----  "))]
+    assert rules == ["Metadata", "Deployment", "Hardware", "Integration", "Stress"]
+
+
+def test_dcgmi_health_json_is_jsoncpps_styled_text_as_in_the_sample():
+    healthy = dcgmi.health(system(model="h100-sxm", gpu_count=1).host, True)
+    ref = sample("dcgmi_health_-c_json_1.txt")
+    assert healthy.expandtabs(8).split("\n") == ref[ref.index("{"):]  # the paste turned TABs into 8 spaces
+
+
+def test_dcgmi_health_table_has_the_rows_dcgms_unit_tests_check():
+    # dcgmi/tests/HealthTests.cpp (DCGM 4.6.0) checks these substrings of the same report.
+    s = system(model="h100-sxm", gpu_count=2, health=[
+        {"gpu": 0, "system": "Memory", "health": "Warning",
+         "message": "The car is red? Are you sure because that doesn't seem like the color I ordered."},
+        {"gpu": 1, "system": "Memory", "health": "Failure", "message": "Green can be emerald and beautiful, but "
+         "there are shades of green which are sure to disappoint."}])
+    out = dcgmi.health(s.host, False)
+    for row in ("| Overall Health            | Failure", "| -> 0                      | Warning",
+                "| The car is red? Are you sure because that doesn't seem   |",
+                " | like the color I ordered.                                |", "| -> 1                      | Failure",
+                "|       -> Memory system    | Failure", "| Green can be emerald and beautiful, but there are        |",
+                "| shades of green which are sure to disappoint.            |"):
+        assert row in out
+    lines = out.split("\n")
+    assert {len(ln) for ln in lines} == {88} and lines[2].startswith("+====")
+    data = json.loads(dcgmi.health(s.host, True))
+    assert data["body"]["GPU"]["children"]["1"]["children"]["Errors"]["children"]["Memory system"]["value"] == "Failure"
 
 
 def _k8s() -> System:
@@ -81,7 +131,8 @@ def test_kubectl_describe_pod_events_table_matches_the_sample_header():
 def _slurm() -> System:
     return System.model_validate({"host": {"model": "h100-sxm", "gpu_count": 8}, "slurm": {
         "partitions": [{"name": "dev", "nodes": ["hgpn01", "hgpn02", "hgpn03"], "timelimit": "4:00:00"}],
-        "nodes": [{"name": "hgpn01", "state": "mix", "gpus_alloc": 2, "cpus": 104, "cpus_alloc": 9},
+        "nodes": [{"name": "hgpn01", "state": "mix", "gpus_alloc": 2, "cpus": 112, "cpus_alloc": 9,
+                   "memory_mb": 1900000},
                   {"name": "hgpn02", "state": "mix"}, {"name": "hgpn03", "state": "idle"}],
         "jobs": [{"id": 300101, "partition": "dev", "name": "ev-adapt", "user": "a3xxx810", "state": "PD",
                   "reason": "Dependency"},
@@ -112,13 +163,31 @@ def test_scontrol_show_node_has_the_samples_keys_in_order():
     ref = sample("slurm_scontrol_show_node_h100_1.txt")[1:]
     keys = lambda lines: [re.findall(r"(\w+)=", ln) for ln in lines]  # noqa: E731
     assert keys(out)[:len(ref)] == keys(ref)
-    assert "   Gres=gpu:H100:8(S:0-1)" in out and "   AllocTRES=cpu=9,mem=73728M,gres/gpu=2" in out
+    for line in ("   Gres=gpu:H100:8(S:0-1)", "   CoreSpecCount=8 CPUSpecList=52-55,108-111",
+                 "   CfgTRES=cpu=104,mem=1900000M,billing=104,gres/gpu=8"):
+        assert line in out and line in ref
+    assert out[1].startswith("   CPUAlloc=9 CPUEfctv=104 CPUTot=112 ")
+    assert "   AllocTRES=cpu=9,mem=72G,gres/gpu=2" in out  # whole GiB print as G, as the sample's mem=320G
 
 
-def test_sacct_header_matches_the_sample():
-    out = slurm.sacct(_slurm().slurm).split("\n")
-    ref = sample("slurm_sacct_gres_1.txt")[1:]
-    assert out[:2] == ref[:2]
+def test_sacct_with_the_samples_format_matches_its_header_and_step_rows():
+    s = _slurm().slurm
+    out = slurm.sacct(s, slurm.SAMPLE_FORMAT).split("\n")
+    ref = sample("slurm_sacct_gres_1.txt")
+    assert ref[0] == "$ sacct -j 1,2,3 --format=" + slurm.SAMPLE_FORMAT
+    assert out[:2] == ref[1:3]
+    ends = lambda ln: [m.end() for m in re.finditer(r"\S+", ln)]  # noqa: E731
+    job, step = out[3], out[4]
+    assert job.startswith("300081 ") and step.startswith("300081.batch      batch ")
+    assert ends(step)[1:] == ends(ref[4])[1:]  # the right-aligned columns end where "1.batch ... 00:00:20" do
+    assert out[2].split()[-2:] == ["PENDING", "0:0"] or out[2].split()[-3:-1] == ["PENDING", "0:0"]
+
+
+def test_plain_sacct_prints_the_default_columns():
+    out = slurm.run(_slurm().slurm, "sacct", []).split("\n")
+    assert out[0].split() == ["JobID", "JobName", "Partition", "Account", "AllocCPUS", "State", "ExitCode"]
+    assert out[1] == "------------ ---------- ---------- ---------- ---------- ---------- --------"
+    assert slurm.run(_slurm().slurm, "sacct", ["--format=JobID,Bogus"]).startswith("sacct: error: Invalid field")
 
 
 def _ib() -> System:
@@ -184,14 +253,51 @@ def test_kubectl_describe_node_mig_mixed_resources_match_the_sample():
     assert rows == [ln.split() for ln in ref[-3:]]
 
 
-def test_dcgmi_dmon_header_and_rows_follow_the_sample():
+def test_dcgmi_dmon_follows_the_dcgm3_sample_layout():
     from study.lab.shell import run_line
 
     s = system(model="h100-sxm", gpu_count=4, gpus=[{"index": 1, "util_pct": 97, "sm_active": 0.41}])
     out = run_line(s, "dcgmi dmon -e 203,1002 -c 1").split("\n")
     ref = sample("dcgmi_dmon_-e_1011-1012_h800_1.txt")
-    assert out[:2] == ["#Entity   GPUTL                       SMACT", "ID"]
-    assert out[2:] == ["GPU 3     0                           0.000", "GPU 2     0                           0.000",
-                       "GPU 1     97                          0.410", "GPU 0     0                           0.000"]
-    assert ref[0].index("NVLRX") == out[0].index("SMACT") and ref[1] == "ID"
+    # GPUTL is a width-10 field and SMACT width 5 (dcgm_fields.cpp): columns of 10+6+2 and 5+6+2.
+    assert out[0] == "#Entity   GPUTL             SMACT        "
+    assert ref[0].index("NVLTX") == out[0].index("GPUTL") == 10 and ref[1] == out[1].rstrip() == "ID"
+    assert [ln.split() for ln in out[2:]] == [["GPU", "3", "0", "0.000"], ["GPU", "2", "0", "0.000"],
+                                            ["GPU", "1", "97", "0.410"], ["GPU", "0", "0", "0.000"]]
+    assert [ln.split()[:2] for ln in ref[2:6]] == [["GPU", "3"], ["GPU", "2"], ["GPU", "1"], ["GPU", "0"]]
     assert run_line(s, "dcgmi dmon -e 203 -x 1").startswith("not simulated in this lab")
+
+
+def test_dcgmi_dmon_xid_field_matches_the_dcgm4_sample():
+    s = system(model="h100-sxm", gpu_count=8, dcgm="4.2.3", xids=[{"gpu": 1, "code": 120, "message": "GSP"}])
+    out = dcgmi.run(s.host, ["dmon", "-c", "1", "-e", "230"]).split("\n")
+    ref = sample("dcgmi_dmon_-e_230_xid_1.txt")
+    ref = ref[ref.index("dcgmi dmon  -c 1 -e 230") + 1:]
+    assert out[:-1] == ref[:-1]  # the paste cut the last row short
+    assert out[-1].startswith(ref[-1])
+    assert dcgmi.run(s.host, ["dmon", "-e", "230", "-i", "1"]).split("\n")[2:] == [ref[3]]
+
+
+def test_dcgmi_discovery_adds_connectx_from_dcgm4_and_active_from_45():
+    s4 = system(model="h100-sxm", gpu_count=2, dcgm="4.2.3", topology="pcie").host
+    out = dcgmi.discovery(s4).split("\n")
+    assert out[0] == "2 GPUs found." and out[-5:] == ["0 ConnectX found.", "+----------+", "| ConnectX |",
+                                                       "+----------+", "+----------+"]
+    s45 = system(model="h100-sxm", gpu_count=1, dcgm="4.5.0", topology="pcie").host
+    assert dcgmi.discovery(s45).startswith("1 GPU found (Active).\n")
+
+
+def test_kernel_log_introduces_a_gpus_first_xid_as_the_h100_sample_does():
+    s = system(model="h100-sxm", gpu_count=8, xids=[{"gpu": 4, "code": 119, "pid": 2024380, "process": "nvidia-smi",
+                                                     "message": "Timeout after 6s of waiting for RPC response"}],
+               kernel_log=["NVRM: Rate limiting GSP RPC error prints"])
+    human = kernel.dmesg(s.host, human=True).split("\n")
+    ref = sample("kernel_xid_119_h100_1.log")[:3]
+    nv = [ln for ln in human if "NVRM: GPU" in ln or "Xid" in ln]
+    strip = lambda ln: re.sub(r"^\[[^]]+\] |PCI:[0-9a-f:]+|GPU-[0-9a-f-]+|\d{13}|, Timeout.*", "", ln)  # noqa: E731
+    assert [strip(ln) for ln in nv] == [strip(ln) for ln in ref]
+    assert human[-1].endswith("Rate limiting GSP RPC error prints")  # logged after the Xid, not before
+    # Plain dmesg counts seconds from the same boot as -T: 22 days, 1 h 25 min 47 s to the Xid.
+    plain = kernel.dmesg(s.host, human=False).split("\n")
+    xid = next(ln for ln in plain if "Xid" in ln)
+    assert int(float(xid[1:xid.index("]")])) == 22 * 86400 + 3600 + 25 * 60 + 47
