@@ -100,9 +100,9 @@ def test_kubectl_get_pods_uses_the_operator_names_and_column_rule():
     ref = sample("kubectl_get_pods_gpu-operator_h100_1.txt")
     assert ours[0].split() == ref[0].split()
     stems = lambda lines: {re.sub(r"-[a-z0-9]{5}$", "", ln.split()[0]) for ln in lines[1:]}  # noqa: E731
-    assert stems(ours) - {"gpu-operator-6bf99d6478"} == stems(ref) - {
-        "gpu-operator-6bf99d6478", "node-feature-discovery-gc-5495c9b5c9", "node-feature-discovery-master-6f876b9c85",
-        "node-feature-discovery-worker"}
+    assert stems(ours) == stems(ref)  # the operator, NFD and every operand DaemonSet of the sample
+    workers = sorted(ln.split()[6] for ln in ours[1:] if ln.startswith("node-feature-discovery-worker"))
+    assert workers == ["gpu-node-1", "gpu-node-2"]
     # kubectl pads every column to its widest cell plus three spaces, as the sample's first columns show.
     assert ours[0].index("READY") == max(len(ln.split()[0]) for ln in ours) + 3
     assert ref[0].index("READY") == max(len(ln.split()[0]) for ln in ref) + 3
@@ -301,3 +301,62 @@ def test_kernel_log_introduces_a_gpus_first_xid_as_the_h100_sample_does():
     plain = kernel.dmesg(s.host, human=False).split("\n")
     xid = next(ln for ln in plain if "Xid" in ln)
     assert int(float(xid[1:xid.index("]")])) == 22 * 86400 + 3600 + 25 * 60 + 47
+
+
+def test_tabwrite_aligns_runs_of_lines_as_gos_tabwriter():
+    out = kubectl.tabwrite("a:\tx\nlonger key:\ty\nbreak\nk:\tz\n\tcontinued\n").split("\n")
+    assert out == ["a:" + " " * 11 + "x", "longer key:  y", "break", "k:  z", "    continued"]
+
+
+def test_kubectl_describe_pod_events_reproduce_the_aks_sample():
+    ref = sample("kubectl_pending_insufficient-gpu_aks_2.txt")
+    rows = [re.split(r"\s{2,}", ln.strip(), maxsplit=4) for ln in ref[3:]]
+    events = [{"type": t, "reason": r, "age": a, "source": f, "message": m} for t, r, a, f, m in rows]
+    # The paste cut the last event, SuccessfulAttachVolume from attachdetach-controller, which sets two widths.
+    events.append({"type": "Normal", "reason": "SuccessfulAttachVolume", "age": "9s",
+                   "source": "attachdetach-controller", "message": "AttachVolume.Attach succeeded"})
+    k8s = System.model_validate({"host": {"model": "h100-sxm", "gpu_count": 8}, "kubernetes": {
+        "nodes": [{"name": "aks-gpunp", "gpu_model": "h100-sxm", "gpu_count": 1}],
+        "pods": [{"name": "vllm-1", "namespace": "llm", "status": "Pending", "gpus": 1, "events": events}]}}).kubernetes
+    out = kubectl.describe_pod(k8s, "vllm-1", "llm").split("\n")
+    assert out[out.index("Events:"):][:len(ref)] == ref
+
+
+def test_kubectl_describe_pod_top_block_is_laid_out_like_the_sample():
+    out = kubectl.describe_pod(_k8s().kubernetes, "vllm-1", "llm").split("\n")
+    ref = sample("kubectl_describe_pod_pending_gpu_1.txt")[1:]
+    keys = lambda lines: [ln.split(":")[0] for ln in lines if re.match(r"[A-Z][\w ]*:", ln)]  # noqa: E731
+    assert keys(out)[:6] == keys(ref)[:6] == ["Name", "Namespace", "Priority", "Service Account", "Node", "Labels"]
+    assert out[4] == "Node:             <none>" == ref[4]
+    top = lambda lines: [ln[:18].rstrip() for ln in lines[:12] if not ln.startswith(" ")][:10]  # noqa: E731
+    assert top(out) == top(ref)  # the paste lost IP:'s padding
+    at = out.index("    Limits:")
+    assert out[at:at + 4] == ref[ref.index("    Limits:"):][:4]  # nvidia.com/gpu:  1 under Limits and Requests
+    assert out[out.index("Conditions:"):][:3] == ["Conditions:", "  Type           Status", "  PodScheduled   False "]
+    assert "QoS Class:                   BestEffort" in out  # aligned with the projected volume's longest key
+
+
+def test_kubectl_describe_node_system_info_block_matches_the_sample():
+    out = kubectl.describe_node(_k8s().kubernetes, "gpu-node-1").split("\n")
+    ref = sample("kubectl_describe_node_sysinfo_1.txt")
+    mine = out[out.index("System Info:"):]
+    theirs = ref[ref.index("System Info:"):]
+    # Machine ID to the pods table header share one tabwriter run: every value starts at column 30.
+    assert [ln[:30] for ln in mine[:len(theirs) - 1]] == [ln[:30] for ln in theirs[:-1]]
+    assert mine[len(theirs) - 2].startswith("  Namespace                   Name ")
+    assert mine[len(theirs) - 1].startswith("  ---------                   ----  ")
+    pods = [ln.split()[1] for ln in mine[len(theirs):] if ln.startswith("  gpu-operator ")]
+    assert pods and not any(p.startswith("nvidia-cuda-validator") for p in pods)  # Completed is terminated
+    alloc = out[out.index("Allocated resources:"):]
+    assert [ln.split()[0] for ln in alloc[4:]] == ["cpu", "memory", "ephemeral-storage", "hugepages-1Gi",
+                                                    "hugepages-2Mi", "nvidia.com/gpu", "Events:"]
+
+
+def test_gfd_labels_are_the_samples_keys_and_values():
+    ref = json.loads("\n".join(sample("kubectl_node_labels_gfd_h100_1.json")))
+    node = System.model_validate({"host": {"model": "h100-sxm", "gpu_count": 1}, "kubernetes": {"nodes": [
+        {"name": "n1", "gpu_model": "h100-sxm", "gpu_count": 1}]}}).kubernetes.nodes[0]
+    ours = dict(lab.split("=", 1) for lab in kubectl.labels(node) if lab.startswith("nvidia.com/"))
+    assert set(ours) <= set(ref)  # no label GFD does not write
+    assert {k: v for k, v in ours.items() if k != "nvidia.com/gfd.timestamp"} == \
+        {k: ref[k] for k in ours if k != "nvidia.com/gfd.timestamp"}
