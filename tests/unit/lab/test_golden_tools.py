@@ -224,18 +224,22 @@ def test_xid_line_matches_the_r535_kernel_log_form():
     assert strip(ours) == strip(ref)
 
 
-def test_exporter_help_lines_and_label_order_match_the_sample():
-    s = system(model="h100-sxm", gpu_count=2)
+def test_exporter_help_lines_and_label_order_match_the_samples():
+    s = system(model="h100-sxm", gpu_count=2, driver="580.105.08",
+               gpus=[{"index": 0, "processes": [{"pid": 7, "name": "main", "mem_mib": 100}]}])
     ours = exporter.metrics(s.host).split("\n")
-    ref = sample("dcgm-exporter_metrics_h100_2.txt")
-    ref_help = [ln for ln in ref if ln.startswith("# HELP")]
-    for line in ref_help:
-        if line.split()[2] in {m[0] for m in exporter.METRICS}:
-            assert line in ours
+    readme = [ln for ln in sample("dcgm-exporter_metrics_readme_1.txt") if ln.startswith("# ")]
+    assert [ln for ln in ours if ln.startswith("# ")][:len(readme)] == readme  # SM_CLOCK, MEM_CLOCK, MEMORY_TEMP open the upstream list, in order
     labels = lambda ln: re.findall(r"(\w+)=\"", ln)  # noqa: E731
-    first_ref = next(ln for ln in ref if ln.startswith("DCGM_FI_DEV_SM_CLOCK{"))
-    first = next(ln for ln in ours if ln.startswith("DCGM_FI_DEV_SM_CLOCK{"))
-    assert labels(first) == labels(first_ref)
+    ref = sample("dcgm-exporter_metrics_h100_1.txt")
+    for metric in ("DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_UTIL"):
+        mine = [ln for ln in ours if ln.startswith(metric + "{")]
+        theirs = [ln for ln in ref if ln.startswith(metric + "{")]
+        assert labels(mine[0]) == labels(theirs[0])  # a GPU a pod holds: pod attribution last
+        assert labels(mine[1]) == labels(theirs[1])  # an idle GPU
+    assert next(ln for ln in ours if ln.startswith("DCGM_FI_DEV_POWER_USAGE{")).endswith(" 71.000000")
+    # Free memory agrees with nvidia-smi -q: total - reserved - used.
+    assert next(ln for ln in ours if ln.startswith("DCGM_FI_DEV_FB_FREE{")).endswith(f" {81559 - 454 - 0}")
 
 
 def test_kubectl_describe_node_mig_mixed_resources_match_the_sample():
