@@ -204,8 +204,21 @@ def test_ibstat_block_matches_the_sample_keys_and_tabs():
     mine = out[:17]
     assert [ln.split(":")[0] for ln in mine] == [ln.split(":")[0] for ln in block]
     for key in ("\tCA type: MT4126", "\t\tState: Active", "\t\tRate: 200", "\t\tBase lid: 1369", "\t\tSM lid: 83",
-                "\t\tLink layer: InfiniBand", "\tFirmware version: 28.37.1014"):
+                "\t\tLink layer: InfiniBand", "\tFirmware version: 28.37.1014", "\t\tCapability mask: 0xa651ec48"):
         assert key in mine and key in block
+    assert mine[6] != out[17 + 6]  # each CA has its own system image GUID, as in the sample
+
+
+def test_ibstat_down_port_matches_the_polling_sample():
+    host = System.model_validate({"host": {"model": "h100-sxm", "gpu_count": 8, "ib": [
+        {"ca": "mlx5_11", "netdev": "eth11", "state": "Down", "physical": "Polling", "rate": 400,
+         "link_layer": "Ethernet"}]}}).host
+    out = ib.ibstat(host).split("\n")
+    ref = sample("ibstat_h100_roce_down_1.txt")
+    block = ref[ref.index("CA 'mlx5_11'"):ref.index("CA 'mlx5_11'") + 17]
+    strip = lambda lines: [re.sub(r"0x[0-9a-f]{16}$|[0-9]+\.[0-9]+\.[0-9]+$|MT\d+$", "*", ln) for ln in lines]  # noqa: E731
+    assert strip(out) == strip(block)
+    assert "\t\tPort GUID: 0x0000000000000000" in out
 
 
 def test_ibdev2netdev_lines_and_lexical_order():
