@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import datetime as dt
+
 from study.lab.common import unknown
 
 if TYPE_CHECKING:
@@ -124,25 +126,74 @@ def show_node(s: Slurm, name: str) -> str:
     return "\n".join(lines)
 
 
+NOW = dt.datetime(2026, 11, 24, 9, 52, 11)  # the labs' "now" (Host.date)
+
+
+def _secs(t: str) -> int:
+    """Slurm's [D-][HH:]MM:SS as seconds."""
+    days, _, rest = t.rpartition("-")
+    parts = [int(x) for x in rest.split(":")]
+    while len(parts) < 3:
+        parts.insert(0, 0)
+    return (int(days) if days else 0) * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2]
+
+
+def _span(secs: int) -> str:
+    """secs2time_str: D-HH:MM:SS once a day is reached, else HH:MM:SS."""
+    d, r = divmod(secs, 86400)
+    clock = f"{r // 3600:02d}:{r % 3600 // 60:02d}:{r % 60:02d}"
+    return f"{d}-{clock}" if d else clock
+
+
+def _iso(when: dt.datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%S")
+
+
 def show_job(s: Slurm, job_id: str) -> str:
+    """Slurm 23.11.11's slurm_sprint_job_info (src/api/job_info.c): its lines, in its order."""
     j = next((x for x in s.jobs if str(x.id) == job_id), None)
     if j is None:
         return "slurm_load_jobs error: Invalid job id specified"
-    reason = j.reason if j.state == "PD" else "None"
-    lines = [f"JobId={j.id} JobName={j.name}", f"   UserId={j.user}(1001) GroupId={j.user}(1001) MCS_label=N/A",
-             "   Priority=4294901743 Nice=0 Account=research QOS=normal",
-             f"   JobState={_JOB_STATE[j.state]} Reason={reason} Dependency=(null)",
-             f"   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode={j.exit_code}",
-             f"   RunTime={j.time if ':' in j.time and j.time.count(':') == 2 else '00:' + j.time if j.state != 'PD' else '00:00:00'} "
-             f"TimeLimit={j.timelimit} TimeMin=N/A",
-             f"   Partition={j.partition} AllocNode:Sid=login01:81234",
-             "   ReqNodeList=(null) ExcNodeList=(null)",
-             f"   NodeList={j.nodelist if j.state != 'PD' and j.nodelist else '(null)'}",
-             f"   NumNodes={j.nodes} NumCPUs={j.cpus} NumTasks={j.nodes} CPUs/Task={max(1, j.cpus // max(1, j.nodes))} ReqB:S:C:T=0:0:*:*",
-             f"   ReqTRES=cpu={j.cpus},mem={j.cpus * 8192}M,node={j.nodes},billing={j.cpus},gres/gpu={_gres_count(j.gres) * j.nodes}",
-             f"   TresPerNode=gres/{j.gres}", f"   Command=/home/{j.user}/{j.name}.sbatch",
-             f"   WorkDir=/home/{j.user}"]
-    return "\n".join(lines)
+    pending = j.state == "PD"
+    gpus = _gres_count(j.gres) * j.nodes
+    mem = _mem(j.cpus * 8192)
+    tres = f"cpu={j.cpus},mem={mem},node={j.nodes},billing={j.cpus},gres/gpu={gpus}"
+    run = 0 if pending else _secs(j.time)
+    start = NOW - dt.timedelta(seconds=run)
+    submit = (NOW - dt.timedelta(minutes=61)) if pending else start - dt.timedelta(seconds=47)
+    limit = _secs(j.timelimit)
+    lines = [f"JobId={j.id} JobName={j.name}", f"UserId={j.user}(1001) GroupId={j.user}(1001) MCS_label=N/A",
+             "Priority=4294901743 Nice=0 Account=research QOS=normal",
+             f"JobState={_JOB_STATE[j.state]} Reason={j.reason if pending and j.reason else 'None'} Dependency=(null)",
+             f"Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode={j.exit_code}",
+             f"RunTime={_span(run)} TimeLimit={j.timelimit} TimeMin=N/A",
+             f"SubmitTime={_iso(submit)} EligibleTime={_iso(submit)}", f"AccrueTime={_iso(submit)}",
+             "StartTime=Unknown EndTime=Unknown Deadline=N/A" if pending else
+             f"StartTime={_iso(start)} EndTime={_iso(start + dt.timedelta(seconds=limit))} Deadline=N/A",
+             f"SuspendTime=None SecsPreSuspend=0 LastSchedEval={_iso(NOW if pending else start)} Scheduler=Main",
+             f"Partition={j.partition} AllocNode:Sid=login01:81234", "ReqNodeList=(null) ExcNodeList=(null)",
+             f"NodeList={j.nodelist if not pending and j.nodelist else '(null)'}"]
+    if not pending and j.nodelist:
+        lines.append(f"BatchHost={_first_host(j.nodelist)}")
+    lines += [f"NumNodes={f'{j.nodes}-{j.nodes}' if pending else j.nodes} NumCPUs={j.cpus} NumTasks={j.nodes} "
+              f"CPUs/Task={max(1, j.cpus // max(1, j.nodes))} ReqB:S:C:T=0:0:*:*",
+              f"ReqTRES={tres}", f"AllocTRES={'(null)' if pending else tres}",
+              "Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*",
+              f"MinCPUsNode={max(1, j.cpus // max(1, j.nodes))} MinMemoryNode={_mem(j.cpus * 8192 // max(1, j.nodes))} "
+              "MinTmpDiskNode=0",
+              "Features=(null) DelayBoot=00:00:00", "OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)",
+              f"Command=/home/{j.user}/{j.name}.sbatch", f"WorkDir=/home/{j.user}",
+              f"StdErr=/home/{j.user}/slurm-{j.id}.out", "StdIn=/dev/null", f"StdOut=/home/{j.user}/slurm-{j.id}.out",
+              "Power=", f"TresPerNode=gres/{j.gres}"]
+    return "\n   ".join(lines)
+
+
+def _first_host(nodelist: str) -> str:
+    """The first host of a compressed list (``hgx[01-02]`` -> ``hgx01``): the batch host."""
+    import re
+
+    m = re.fullmatch(r"(.*?)\[(\d+)[^]]*\]", nodelist)
+    return m.group(1) + m.group(2) if m else nodelist.split(",")[0]
 
 
 # sacct's default columns (man sacct: JobID, JobName, Partition, Account, AllocCPUS, State, ExitCode) and the

@@ -377,3 +377,19 @@ def test_gfd_labels_are_the_samples_keys_and_values():
     assert set(ours) <= set(ref)  # no label GFD does not write
     assert {k: v for k, v in ours.items() if k != "nvidia.com/gfd.timestamp"} == \
         {k: ref[k] for k in ours if k != "nvidia.com/gfd.timestamp"}
+
+
+def test_scontrol_show_job_prints_job_info_cs_lines_in_order():
+    # Slurm 23.11.11 src/api/job_info.c (slurm_sprint_job_info): the first key of each line, in order.
+    out = slurm.show_job(_slurm().slurm, "300081").split("\n")
+    firsts = [re.findall(r"[\w/:]+(?==)", ln)[0] for ln in out]
+    assert firsts == ["JobId", "UserId", "Priority", "JobState", "Requeue", "RunTime", "SubmitTime", "AccrueTime",
+                      "StartTime", "SuspendTime", "Partition", "ReqNodeList", "NodeList", "BatchHost", "NumNodes",
+                      "ReqTRES", "AllocTRES", "Socks/Node", "MinCPUsNode", "Features", "OverSubscribe", "Command",
+                      "WorkDir", "StdErr", "StdIn", "StdOut", "Power", "TresPerNode"]
+    assert all(ln.startswith("   ") for ln in out[1:])
+    assert out[5] == "   RunTime=00:00:01 TimeLimit=1-00:00:00 TimeMin=N/A"
+    pending = slurm.show_job(_slurm().slurm, "300101").split("\n")
+    assert "   JobState=PENDING Reason=Dependency Dependency=(null)" in pending
+    assert "   AllocTRES=(null)" in pending and not any(ln.startswith("   BatchHost=") for ln in pending)
+    assert slurm.show_job(_slurm().slurm, "1") == "slurm_load_jobs error: Invalid job id specified"
