@@ -393,3 +393,17 @@ def test_scontrol_show_job_prints_job_info_cs_lines_in_order():
     assert "   JobState=PENDING Reason=Dependency Dependency=(null)" in pending
     assert "   AllocTRES=(null)" in pending and not any(ln.startswith("   BatchHost=") for ln in pending)
     assert slurm.show_job(_slurm().slurm, "1") == "slurm_load_jobs error: Invalid job id specified"
+
+
+def test_xid_table_agrees_with_nvidias_catalogue_copy():
+    from study.lab.xid import XIDS
+
+    rows = {}
+    for ln in sample("xid_catalog_subset.txt"):
+        m = re.search(r'\{Code: (\d+), Mnemonic: "([^"]*)", Description: "([^"]*)", ImmediateResolution: "([^"]*)"', ln)
+        if m:
+            rows[int(m.group(1))] = (m.group(2).split(" /")[0], m.group(3).split("\\n")[0], m.group(4))
+    assert set(XIDS) == set(rows)
+    for code, (mnemonic, description, immediate) in XIDS.items():
+        assert (mnemonic, immediate) == (rows[code][0], rows[code][2])
+        assert rows[code][1].startswith(description)  # 45's long description is cut after its first clause
