@@ -1,12 +1,13 @@
 """``curl localhost:9400/metrics``: dcgm-exporter's Prometheus text.
 
-The metric list, order, ``# HELP`` wording and types are dcgm-exporter's ``etc/default-counters.csv``
-(NVIDIA/dcgm-exporter @ d5e5f51, the 4.5.3-4.8.2 release whose README output is
+The metric list, order, ``# HELP`` wording and types are dcgm-exporter's ``etc/default-counters.csv`` at
+its 4.5.3-4.8.2 release (NVIDIA/dcgm-exporter tag ``4.5.3-4.8.2``, whose README output is
 ``dcgm-exporter_metrics_readme_1.txt``: ``Memory temperature (in C).``) for the fields this lab simulates,
 plus ``DCGM_FI_PROF_SM_ACTIVE``, which that file ships commented out: the lab's exporter runs with it enabled.
 Labels and their order follow ``dcgm-exporter_metrics_h100_1.txt`` (GPU Operator, driver 580.105.08:
 ``gpu, UUID, pci_bus_id, device, modelName, Hostname, DCGM_FI_DRIVER_VERSION``, then ``container, namespace,
-pod, pod_uid`` on a GPU a pod holds); values as ``dcgm-exporter_metrics_h100_2.txt`` prints them (power
+pod, pod_uid`` on a GPU a pod holds; that release still spells ``Hostname``, renamed ``hostname`` after it);
+values as ``dcgm-exporter_metrics_h100_2.txt`` prints them (power
 with 6 decimals, idle SM clock 345). The GKE-managed exporter of that second sample words some HELP lines
 its own way (``Memory temperature for the device.``); the upstream wording is the one GPU Operator users see.
 Clocks and free memory agree with the lab's ``nvidia-smi -q`` (idle SM clock, 454 MiB reserved on H100).
