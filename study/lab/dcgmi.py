@@ -1,10 +1,24 @@
 """``dcgmi discovery -l``, ``dcgmi health -c [-j]``, ``dcgmi diag -r 1|2|3`` and ``dcgmi dmon -e IDS``.
 
-Follows ``dcgmi_discovery_-l_h800_1.txt`` (DCGM 3.x: ``N GPUs found.``, the 80-column box, the NvSwitch
-table), ``dcgmi_diag_-r2_l40s_1.txt`` (DCGM 4.2.3: Metadata rows, lowercase plugin names, per-GPU rows,
-messages wrapped at 46 characters), ``dcgmi_health_-c_json_1.txt`` (DCGM 4.x ``-j`` form) and
-``dcgmi_dmon_-e_1011-1012_h800_1.txt`` (``#Entity`` header, ``ID`` line, left-aligned columns). The health
-*table* was never captured (INDEX.md): its rows follow DCGM's unit-test strings quoted there.
+Every table is laid out as dcgmi's own source draws it (NVIDIA/DCGM ``dcgmi/`` at the tags 3.3.5, 4.2.3 and
+4.6.0), checked against real captures in ``reference/tool_outputs/``:
+
+- discovery: ``dcgmi_discovery_-l_h800_1.txt`` (DCGM 3.x: ``N GPUs found.``, the 80-column box, then
+  ``N NvSwitches found.``). DCGM 4.0-4.4 (``Query.cpp``) add ``N ConnectX found.`` and its box; 4.5+ print
+  ``N GPUs found (Active).``.
+- diag: ``dcgmi_diag_-r2_l40s_1.txt`` (DCGM 4.2.3) and ``dcgmi_diag_-r2_a10g_1.txt`` (4.4.2): Metadata rows,
+  lowercase plugin names, one ``GPUn: Pass`` row per GPU. ``Diag.cpp`` prints each category once (Deployment,
+  Hardware, Integration, Stress), a test's global errors as ``Warning`` rows before the GPU rows and a GPU's
+  own errors as ``Warning: GPUn`` right after its row, cut every 45 characters; a GPU's Warn shows as
+  ``Fail``. Level 3's plugins are those of ``NvidiaValidationSuite::FillTestVectors`` (4.2.3). This is the
+  DCGM 4 layout: 3.x printed Title-case test names and ``Pass - All`` (NVIDIA/DCGM#55), not simulated.
+- health: ``dcgmi_health_-c_json_1.txt`` (DCGM 4.x ``-j``: JsonCpp's styled writer, TAB indents,
+  ``"key" : `` with the brace on the next line, keys sorted). The table was never captured; it is
+  ``Health.cpp``'s ``DcgmiOutputTree(28, 60)`` with the rows its unit tests check (``| -> 0 ... | Warning``,
+  ``|       -> Memory system    | Failure``) and messages word-wrapped at 54 characters.
+- dmon: ``dcgmi_dmon_-e_1011-1012_h800_1.txt`` (DCGM 3.x: ``#Entity`` padded to 10, GPUs in reverse order)
+  and ``dcgmi_dmon_-e_230_xid_1.txt`` (DCGM 4.x: padded to 11, GPUs in order, rows padded with spaces).
+  Each column is the field's format width + 6 + 2 (``DeviceMonitor.cpp``, widths from ``dcgm_fields.cpp``).
 """
 
 from __future__ import annotations
@@ -17,42 +31,76 @@ from study.lab.catalog import MODELS, bus_id
 from study.lab.common import NotSimulated, gpu_uuid, unknown
 
 if TYPE_CHECKING:
-    from study.lab.schema import Host
+    from collections.abc import Callable
+
+    from study.lab.schema import DiagResult, Gpu, Host
 
 BOX = "+--------+----------------------------------------------------------------------+"
+
+
+def version(host: Host) -> tuple[int, int]:
+    """DCGM's (major, minor); an unreadable version counts as 3.3, the schema's default line."""
+    try:
+        major, minor = host.dcgm.split(".")[:2]
+        return int(major), int(minor)
+    except ValueError:
+        return 3, 3
+
+
+def _id_box(title: str, width: int, ids: list[int]) -> list[str]:
+    rule = "+" + "-" * width + "+"
+    return [rule, f"| {title:<{width - 2}} |", rule] + [f"| {i:<{width - 2}} |" for i in ids] + [rule]
 
 
 def discovery(host: Host) -> str:
     m = MODELS[host.model]
     gpus = [g for g in host.gpu_list if not g.lost]
-    out = [f"{len(gpus)} GPU{'s' if len(gpus) != 1 else ''} found.", BOX,
+    count = f"{len(gpus)} GPU{'s' if len(gpus) != 1 else ''} found"
+    out = [count + (" (Active)." if version(host) >= (4, 5) else "."), BOX,
            f"| GPU ID | {'Device Information':<68} |", BOX]
     for g in gpus:
         out += [f"| {g.index:<6} | {'Name: ' + m.name:<68} |",
                 f"|        | {'PCI Bus ID: ' + bus_id(g.index):<68} |",
                 f"|        | {'Device UUID: ' + (g.uuid or gpu_uuid(host.name, g.index)):<68} |", BOX]
     switches = 4 if host.topology == "nvswitch" else 0
-    out += [f"{switches} NvSwitches found.", "+-----------+", "| Switch ID |", "+-----------+"]
-    out += [f"| {10 + k:<9} |" for k in range(switches)]
-    out.append("+-----------+")
+    out.append(f"{switches} NvSwitch{'es' if switches != 1 else ''} found.")
+    out += _id_box("Switch ID", 11, [10 + k for k in range(switches)])
+    if version(host) >= (4, 0):
+        out.append("0 ConnectX found.")
+        out += _id_box("ConnectX", 10, [])
     return "\n".join(out)
-
-
-def _wrap(text: str, width: int = 46) -> list[str]:
-    # dcgmi cuts messages at the column width mid-word, as the sample shows ("non-zero s" / "tatus 1").
-    return [text[i:i + width] for i in range(0, len(text), width)] or [""]
 
 
 def _cell(left: str, right: str) -> str:
     return f"| {left:<25} | {right:<46} |"
 
 
+def _message(label: str, text: str) -> list[str]:
+    # Diag.cpp's DisplayVerboseInfo: the text trimmed, then cut every 45 characters, mid-word.
+    text = text.strip()
+    return [_cell(label if k == 0 else "", text[k:k + 45]) for k in range(0, len(text), 45)]
+
+
+# (category, plugin) in the order dcgmi prints them: Diag.cpp walks Deployment, Hardware, Integration,
+# Stress, and each category's tests in the order nvvs ran them (FillTestVectors).
 DIAG_TESTS = {
     1: [("Deployment", "software")],
     2: [("Deployment", "software"), ("Hardware", "memory"), ("Integration", "pcie")],
-    3: [("Deployment", "software"), ("Hardware", "memory"), ("Integration", "pcie"), ("Hardware", "diagnostic"),
-        ("Stress", "targeted_stress"), ("Stress", "targeted_power"), ("Stress", "memory_bandwidth")],
+    3: [("Deployment", "software"), ("Hardware", "memory"), ("Hardware", "diagnostic"),
+        ("Hardware", "nvbandwidth"), ("Integration", "pcie"), ("Stress", "memory_bandwidth"), ("Stress", "targeted_stress"),
+        ("Stress", "targeted_power")],
 }
+_CATEGORY_RULE = {
+    "Deployment": "|-----  Deployment  --------+------------------------------------------------|",
+    "Hardware": "+-----  Hardware  ----------+------------------------------------------------+",
+    "Integration": "+-----  Integration  -------+------------------------------------------------+",
+    "Stress": "+-----  Stress  ------------+------------------------------------------------+",
+}
+
+
+def _overall(found: list[DiagResult]) -> str:
+    return "Fail" if any(d.result == "Fail" for d in found) else "Warn" if any(d.result == "Warn" for d in found) \
+        else "Skip" if found and all(d.result == "Skip" for d in found) else "Pass"
 
 
 def diag(host: Host, level: int) -> str:
@@ -65,60 +113,127 @@ def diag(host: Host, level: int) -> str:
            "|-----  Metadata  ----------+------------------------------------------------|",
            _cell("DCGM Version", host.dcgm), _cell("Driver Version Detected", host.driver),
            _cell("GPU Device IDs Detected", ", ".join(m.device_id for _ in gpus))]
-    section = "Metadata"
+    shown: set[str] = set()
     for category, test in DIAG_TESTS[level]:
-        if category != section:
-            edge = "|" if section == "Metadata" and category == "Deployment" else "+"
-            out.append(f"{edge}-----  {category}  " + "-" * (18 - len(category)) + "+" + "-" * 48 + edge)
-            section = category
+        if category not in shown:
+            out.append(_CATEGORY_RULE[category])
+            shown.add(category)
         found = [d for d in host.diag if d.test == test]
-        overall = "Fail" if any(d.result == "Fail" for d in found) else (
-            "Warn" if any(d.result == "Warn" for d in found) else "Pass")
-        out.append(_cell(test, overall))
+        out.append(_cell(test, _overall(found)))
+        for d in found:
+            if d.gpu is None and d.message and d.result in ("Fail", "Warn"):
+                out += _message("Warning", d.message)
         for g in gpus:
             mine = next((d for d in found if d.gpu == g.index), None)
-            out.append(_cell("", f"GPU{g.index}: {mine.result if mine else 'Pass'}"))
-        for d in found:
-            if d.message:
-                label = "Warning" if d.result in ("Fail", "Warn") else "Info"
-                for n, piece in enumerate(_wrap(d.message)):
-                    out.append(_cell(label if n == 0 else "", piece))
+            # A GPU's own result is printed without DDR_DISPLAY_WARN, so Warn falls through to Fail.
+            shown_result = "Fail" if mine and mine.result == "Warn" else mine.result if mine else "Pass"
+            out.append(_cell("", f"GPU{g.index}: {shown_result}"))
+            if mine and mine.message and mine.result in ("Fail", "Warn"):
+                out += _message(f"Warning: GPU{g.index}", mine.message)
     out.append("+---------------------------+------------------------------------------------+")
     return "\n".join(out)
 
 
+# Health.cpp's names for the watched systems (HelperSystemToString).
+_SYSTEM = {"PCIe": "PCIe system", "NVLink": "NVLINK system", "Memory": "Memory system",
+           "Thermal": "Thermal system", "Power": "Power system", "Inforom": "InfoROM system", "Driver": "Driver"}
+_RANK = {"Healthy": 0, "Warning": 1, "Failure": 2}
+
+
+def _wrap54(msg: str) -> list[str]:
+    """Health::AddErrorMessage, statement for statement: pieces of at most 54 characters cut at a space."""
+    msg = msg.replace("\n", " ")
+    if len(msg) <= 54:
+        return [msg]
+    pieces: list[str] = []
+    p = start = 0
+    while start < len(msg):
+        p += 54
+        if p >= len(msg):
+            p = len(msg) - 1
+        elif p != len(msg) - 1:
+            while msg[p] != " " and msg[p + 1] not in " .,/":
+                p -= 1
+            while msg[p] == " ":
+                p -= 1
+        while start < len(msg) and msg[start] == " ":
+            start += 1
+        if start >= len(msg):
+            break
+        pieces.append(msg[start:p + 1])
+        start = p + 2
+    return pieces
+
+
+def _styled(value: object, indent: str = "") -> str:
+    """JsonCpp's Value::toStyledString: TAB indents, keys sorted, `"key" : ` and every object or array
+    opened on a line of its own (arrays always one element a line, as the health sample shows)."""
+    inner = indent + "\t"
+    if isinstance(value, dict | list):
+        pairs = sorted(value.items()) if isinstance(value, dict) else [(None, v) for v in value]
+        parts = []
+        for key, v in pairs:
+            head = inner + (f"{json.dumps(key)} : " if key is not None else "")
+            if isinstance(v, dict | list):
+                parts.append((head + "\n" if key is not None else "") + _styled(v, inner))
+            else:
+                parts.append(head + json.dumps(v))
+        ends = "{}" if isinstance(value, dict) else "[]"
+        return indent + ends[0] + "\n" + ",\n".join(parts) + "\n" + indent + ends[1]
+    return json.dumps(value)
+
+
 def health(host: Host, as_json: bool) -> str:
     incidents = host.health
-    overall = "Healthy"
+    overall = max((i.health for i in incidents), key=_RANK.__getitem__, default="Healthy")
+    # The report tree Health.cpp builds: Overall Health, then GPU -> id -> Errors -> system (+ message lines).
+    tree: list[tuple[int, str, str]] = [(0, "Overall Health", overall)]
+    body: dict[str, object] = {"Overall Health": {"value": overall}}
+    gpus: dict[str, object] = {}
     if incidents:
-        overall = "Failure" if any(i.health == "Failure" for i in incidents) else "Warning"
-    if as_json:
-        body: dict[str, object] = {"Overall Health": {"value": overall}}
-        if incidents:
-            body["GPU"] = {str(i.gpu): {i.system: {"value": i.health, "messages": [i.message]}} for i in incidents}
-        return json.dumps({"body": body, "header": ["Health Monitor Report"]}, indent="\t")
-    rule = "+---------------------------+----------------------------------------------------------+"
-    out = [rule, "| Health Monitor Report                                                                |", rule,
-           f"| {'Overall Health':<25} | {overall:<56} |"]
+        tree.append((0, "GPU", ""))
     for gpu in sorted({i.gpu for i in incidents}):
         mine = [i for i in incidents if i.gpu == gpu]
-        worst = "Failure" if any(i.health == "Failure" for i in mine) else "Warning"
-        out.append(f"| {'-> ' + str(gpu):<25} | {worst:<56} |")
-        for i in mine:
-            out.append(f"| {'      -> ' + i.system + ' system':<25} | {i.health:<56} |")
-            for piece in [i.message[k:k + 56] for k in range(0, len(i.message), 56)]:
-                out.append(f"| {'':<25} | {piece:<56} |")
+        worst = max((i.health for i in mine), key=_RANK.__getitem__)
+        tree += [(1, str(gpu), worst), (2, "Errors", "")]
+        errors: dict[str, object] = {}
+        for system in dict.fromkeys(i.system for i in mine):
+            same = [i for i in mine if i.system == system]
+            state = max((i.health for i in same), key=_RANK.__getitem__)
+            lines = _wrap54(", ".join(i.message for i in same))
+            tree.append((3, _SYSTEM[system], state))
+            tree += [(-3, "", piece) for piece in lines]
+            errors[_SYSTEM[system]] = {"overflow": lines, "value": state}
+        gpus[str(gpu)] = {"children": {"Errors": {"children": errors}}, "value": worst}
+    if gpus:
+        body["GPU"] = {"children": gpus}
+    if as_json:
+        return _styled({"body": body, "header": ["Health Monitor Report"]})
+    rule = "+" + "-" * 27 + "+" + "-" * 58 + "+"
+    out = [rule, f"| {'Health Monitor Report':<85}|", rule.replace("-", "=")]
+    for level, label, value in tree:
+        # DcgmiOutputTree::rowStr: a child is "-> label" right-aligned in level*3 columns; message lines
+        # (overflow, level < 0 here) carry no label.
+        left = (" " * (-level * 3)) if level < 0 else (f"{'-> ':>{level * 3}}" + label if level else label)
+        out.append(f"| {left:<25} | {value:<56} |")
     out.append(rule)
     return "\n".join(out)
 
 
-# DCGM field ids a learner meets (dcgm_fields.h): short names as dcgmi dmon prints them.
-FIELDS = {150: ("TMPTR", lambda g: str(g.temp_c)), 155: ("POWER", lambda g: f"{g.power_w:.3f}"),
-          203: ("GPUTL", lambda g: str(g.util_pct)), 252: ("FBUSD", lambda g: str(g.mem_used_mib)),
-          1002: ("SMACT", lambda g: f"{g.sm_active:.3f}"), 230: ("XIDER", None), 100: ("SMCLK", None)}
+# DCGM field ids a learner meets: dcgmi dmon's short name, unit and format width (dcgm_fields.cpp), and the
+# value. Doubles print with 3 decimals (DeviceMonitor.cpp).
+FIELDS: dict[int, tuple[str, str, int, Callable[[Gpu, Host], str]]] = {
+    100: ("SMCLK", "", 5, lambda g, h: str(g.sm_clock_mhz or MODELS[h.model].max_sm_mhz)),
+    150: ("TMPTR", " C", 5, lambda g, h: str(g.temp_c)),
+    155: ("POWER", " W", 10, lambda g, h: f"{g.power_w:.3f}"),
+    203: ("GPUTL", "", 10, lambda g, h: str(g.util_pct)),
+    230: ("XIDER", "", 5, lambda g, h: str(next((x.code for x in reversed(h.xids) if x.gpu == g.index), 0))),
+    252: ("FBUSD", "", 10, lambda g, h: str(g.mem_used_mib)),
+    1002: ("SMACT", "", 5, lambda g, h: f"{g.sm_active:.3f}"),
+}
 
 
-def dmon(host: Host, ids: str) -> str:
+def dmon(host: Host, ids: str, only: str | None = None) -> str:
     try:
         fids = [int(x) for x in ids.split(",") if x.strip()]
     except ValueError:
@@ -127,20 +242,14 @@ def dmon(host: Host, ids: str) -> str:
     if bad or not fids:
         raise NotSimulated(f"not simulated in this lab: field {bad[0] if bad else ids} (simulated: "
                            f"{', '.join(str(k) for k in FIELDS)})")
-    m = MODELS[host.model]
-    xid_of = {x.gpu: x.code for x in host.xids}
-    out = ["#Entity   " + "".join(f"{FIELDS[f][0]:<28}" for f in fids).rstrip(), "ID"]
-    for g in sorted((g for g in host.gpu_list if not g.lost), key=lambda g: -g.index):
-        cells = []
-        for f in fids:
-            fn = FIELDS[f][1]
-            if f == 230:
-                cells.append(str(xid_of.get(g.index, 0)))
-            elif f == 100:
-                cells.append(str(g.sm_clock_mhz or m.max_sm_mhz))
-            else:
-                cells.append(fn(g))  # type: ignore[misc]
-        out.append(f"GPU {g.index:<6}" + "".join(f"{c:<28}" for c in cells).rstrip())
+    dcgm4 = version(host) >= (4, 0)
+    first = 16 if version(host) >= (4, 5) else 11 if dcgm4 else 10
+    widths = [FIELDS[f][2] + 6 + 2 for f in fids]
+    out = ["#Entity".ljust(first) + "".join(FIELDS[f][0].ljust(w) for f, w in zip(fids, widths)),
+           "ID".ljust(first) + "".join(FIELDS[f][1].ljust(w) for f, w in zip(fids, widths))]
+    gpus = [g for g in host.gpu_list if not g.lost and (only is None or str(g.index) in only.split(","))]
+    for g in gpus if dcgm4 else reversed(gpus):
+        out.append(f"GPU {g.index}".ljust(first) + "".join(FIELDS[f][3](g, host).ljust(w) for f, w in zip(fids, widths)))
     return "\n".join(out)
 
 
@@ -159,5 +268,5 @@ def run(host: Host, argv: list[str]) -> str:
         opts = dict(zip(rest[::2], rest[1::2]))
         if len(rest) % 2 == 0 and "-e" in opts and set(opts) <= {"-e", "-c", "-i", "-d"} and \
                 all(v.replace(",", "").isdigit() for v in opts.values()):
-            return dmon(host, opts["-e"])
+            return dmon(host, opts["-e"], opts.get("-i"))
     raise unknown("dcgmi", argv)

@@ -1,7 +1,8 @@
 """``ibstat`` and ``ibdev2netdev``.
 
 Follows ``ibstat_a100_ib_1.txt`` (infiniband-diags 47.0: ``CA 'mlx5_N'`` blocks, TAB-indented keys, Rate in
-Gb/s, Base lid / SM lid, Link layer) and ``ibstat_h100_roce_down_1.txt`` (ports Down with Polling / Disabled, ``Rate: 40``), and
+Gb/s, Base lid / SM lid, IB capability mask ``0xa651ec48``, a system image GUID per CA, Link layer) and
+``ibstat_h100_roce_down_1.txt`` (ports Down with Polling / Disabled: ``Rate: 40``, Port GUID all zeros), and
 ``ibdev2netdev_dgxh100_1.txt`` (MLNX_OFED: ``mlx5_N port 1 ==> ibpXXs0 (Up)``, lexical device order).
 """
 
@@ -24,20 +25,22 @@ def ibstat(host: Host, ca: str | None = None) -> str:
     if ca is not None:
         ports = [p for p in ports if p.ca == ca]
         if not ports:
-            return f"ibpanic: [{ca}] main: stat of IB device '{ca}' failed: No such file or directory"
+            # IBPANIC prints the process id, the function and errno's text.
+            return f"ibpanic: [{4000 + int(hex_for(host.name, ca), 16) % 60000}] main: stat of IB device '{ca}' " \
+                "failed: No such file or directory"
     out = []
     for p in ports:
         guid = hex_for(host.name, p.ca)
         down = p.state != "Active"
         out += [f"CA '{p.ca}'", f"\tCA type: {p.ca_type}", "\tNumber of ports: 1", f"\tFirmware version: {p.firmware}",
-                "\tHardware version: 0", f"\tNode GUID: 0x{guid}", f"\tSystem image GUID: 0x{hex_for(host.name, 'sys')}",
+                "\tHardware version: 0", f"\tNode GUID: 0x{guid}", f"\tSystem image GUID: 0x{hex_for(host.name, p.ca, 'sys')}",
                 f"\tPort {p.port}:", f"\t\tState: {p.state}", f"\t\tPhysical state: {p.physical}",
                 # Ports without a link print Rate: 40 in the "some down" sample, whatever their speed.
                 f"\t\tRate: {40 if p.physical != 'LinkUp' else p.rate}",
                 f"\t\tBase lid: {0 if p.link_layer == 'Ethernet' or down else p.lid}", "\t\tLMC: 0",
                 f"\t\tSM lid: {0 if p.link_layer == 'Ethernet' or down else p.sm_lid}",
-                f"\t\tCapability mask: {'0x00010000' if p.link_layer == 'Ethernet' else '0xa651e848'}",
-                f"\t\tPort GUID: 0x{guid}", f"\t\tLink layer: {p.link_layer}"]
+                f"\t\tCapability mask: {'0x00010000' if p.link_layer == 'Ethernet' else '0xa651ec48'}",
+                f"\t\tPort GUID: 0x{'0' * 16 if p.physical != 'LinkUp' else guid}", f"\t\tLink layer: {p.link_layer}"]
     return "\n".join(out)
 
 
