@@ -8,7 +8,9 @@ and the MIG devices table), ``nvidia-smi_-L_mig_h100_1.txt`` (``-L`` with MIG ch
 ``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend). Process rows follow a real
 530.41.03 Processes box (the same 87-column box R535 prints; R570+ widens PID, see INDEX.md): PID in 10,
 Type in 7, the name in 38 (cut on the left with ``...``), memory right-aligned in 12. That box came from a
-public README's nvidia-smi output (GTX 1070), quoted in the golden test.
+public README's nvidia-smi output (GTX 1070), quoted in the golden test. A GPU without MIG (L40S) shows
+``N/A`` under ``MIG M.`` as in ``nvidia-smi_default_l40s_1.txt`` (550.127.05); ``-i`` naming no GPU prints
+``No devices were found`` as in ``nvidia-smi_-i_missing_t4_r530_1.txt`` (530.30.02, the 89-column layout).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from study.lab.schema import Gpu, Host
 
 W = 89
+NO_DEVICES = "No devices were found"
 RULE = "+" + "-" * 41 + "+" + "-" * 22 + "+" + "-" * 22 + "+"
 BOX = "+" + "-" * (W - 2) + "+"
 
@@ -42,8 +45,19 @@ def _pad(text: str) -> str:
     return f"| {text:<{W - 4}} |"
 
 
-def default_table(host: Host) -> str:
+def _mig_mode(g: Gpu, model: GpuModel) -> str:
+    # A GPU without MIG (L40S) shows N/A, not Disabled (nvidia-smi_default_l40s_1.txt).
+    if not model.mig:
+        return "N/A"
+    return "Enabled" if g.mig_enabled else "Disabled"
+
+
+def default_table(host: Host, index: int | None = None) -> str:
+    """The summary table; with ``index`` (``-i N``) only that GPU, its MIG devices and its processes, or
+    ``No devices were found`` when there is no such GPU (nvidia-smi_-i_missing_t4_r530_1.txt)."""
     model = model_of(host)
+    if index is not None and all(g.index != index for g in host.gpu_list):
+        return NO_DEVICES
     out = [f"{host.date:<31}", BOX,
            f"| NVIDIA-SMI {host.driver:<23}Driver Version: {host.driver:<13}CUDA Version: {host.cuda:<9}|",
            "|" + "-" * 41 + "+" + "-" * 22 + "+" + "-" * 22 + "+",
@@ -51,8 +65,8 @@ def default_table(host: Host) -> str:
            "| Fan  Temp   Perf          Pwr:Usage/Cap |         Memory-Usage | GPU-Util  Compute M. |",
            "|                                         |                      |               MIG M. |",
            "|" + "=" * 41 + "+" + "=" * 22 + "+" + "=" * 22 + "|"]
-    gpus = host.gpu_list
-    for _n, g in enumerate(gpus):
+    gpus = [g for g in host.gpu_list if index is None or g.index == index]
+    for g in gpus:
         pm = "On" if g.persistence else "Off"
         ecc = "On" if g.mig_enabled else str(g.ecc.dram_uncorrectable + g.ecc.sram_uncorrectable)
         mem = "N/A" if g.mig_enabled else f"{g.mem_used_mib}MiB / {model.memory_mib}MiB"
@@ -61,14 +75,14 @@ def default_table(host: Host) -> str:
         out.append(_row(f"{g.index:>4}  {model.name[:31]:<31}{pm:<3} ", f" {bus_id(g.index)} Off ", f"{ecc:>21} "))
         out.append(_row(f" N/A{str(g.temp_c) + 'C':>6}{g.perf:>6}{power:>24} ", f"{mem:>21} ",
                         f"{util:>8}{'Default':>13} "))
-        out.append(_row(" " * 41, " " * 22, f"{'Enabled' if g.mig_enabled else 'Disabled':>21} "))
+        out.append(_row(" " * 41, " " * 22, f"{_mig_mode(g, model):>21} "))
         out.append(RULE)
     out.append(" " * W)
     if any(g.mig_enabled for g in gpus):
         out += _mig_devices(host, [g for g in gpus if g.mig_enabled])
         out.append("")
     out += _processes(gpus)
-    lost = [g for g in host.gpu_list if g.lost]
+    lost = [g for g in gpus if g.lost]
     if lost:
         # A GPU that fell off the bus (Xid 79) makes nvidia-smi stop at the first handle it cannot get.
         return lost_message(lost[0])
@@ -167,7 +181,7 @@ def _fields(host: Host) -> dict[str, tuple[str, object]]:
         "clocks.sm": ("MHz", lambda g: str(g.sm_clock_mhz or m.max_sm_mhz)),
         "clocks.mem": ("MHz", lambda g: str(g.mem_clock_mhz or m.max_mem_mhz)),
         "clocks.max.sm": ("MHz", lambda g: str(m.max_sm_mhz)),
-        "mig.mode.current": ("", lambda g: "Enabled" if g.mig_enabled else "Disabled"),
+        "mig.mode.current": ("", lambda g: "[N/A]" if not m.mig else _mig_mode(g, m)),
         "ecc.errors.uncorrected.volatile.total": ("", lambda g: str(g.ecc.dram_uncorrectable + g.ecc.sram_uncorrectable)),
         "ecc.errors.corrected.volatile.total": ("", lambda g: str(g.ecc.dram_correctable + g.ecc.sram_correctable)),
         "clocks_throttle_reasons.active": ("", lambda g: _reasons_mask(g)),
@@ -201,6 +215,8 @@ def query_gpu(host: Host, fields: str, fmt: str, ids: list[int] | None) -> str:
     if bad:
         # nvidia-smi's own wording for an unknown field.
         return f'Field "{bad[0]}" is not a valid field to query.\n\n'
+    if ids is not None and not any(g.index in ids for g in host.gpu_list):
+        return NO_DEVICES
     lines = []
     if "noheader" not in opts:
         lines.append(", ".join(f"{n} [{table[n][0]}]" if table[n][0] else n for n in names))

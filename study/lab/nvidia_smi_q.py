@@ -4,8 +4,14 @@ Follows ``nvidia-smi_-q_-d_ECC-PERFORMANCE-TEMPERATURE-POWER_h100_1.txt`` (drive
 HBM3: "Clocks Event Reasons", split SRAM counters, T.Limit temperatures, Power Samples) for those groups,
 and ``nvidia-smi_-q_h100_1.txt`` (565.57.01) / ``nvidia-smi_-q_a100_1.txt`` (555.42.02, absolute
 Shutdown/Slowdown temperatures on A100) for MEMORY, CLOCK, UTILIZATION and the Remapped Rows block. The
-full ``-q`` prints a shortened product block (the real one has ~40 more identity lines) and then every
-group below, in nvidia-smi's own order. Sections always come in that order, whatever order ``-d`` names.
+tail of a full ``-q`` (``Compute Mode`` after the memory blocks, no ``Power Samples``, the ``Processes``
+block) follows ``nvidia-smi_-q_processes_t4_r530_1.txt`` (530.30.02, the layout generation of R535), and
+``-i`` naming no GPU prints ``No devices were found`` (``nvidia-smi_-i_missing_t4_r530_1.txt``). L40S
+follows ``nvidia-smi_-q_l40s_1.txt`` (550.127.05: ``N/A`` MIG Mode, T.Limit-relative temperatures, no
+memory temperature); no R535 L40S sample was found. The full ``-q`` prints a shortened product block
+(the real one has ~40 more identity lines) and then every group below, in nvidia-smi's own order.
+Sections always come in that order, whatever order ``-d`` names. The output ends with an empty line, as
+the real one does.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from study.lab.common import NotSimulated, gpu_uuid
 if TYPE_CHECKING:
     from study.lab.schema import Gpu, Host
 
-GROUPS = ("PERFORMANCE", "MEMORY", "UTILIZATION", "ECC", "ROW_REMAPPER", "TEMPERATURE", "POWER", "CLOCK")
+GROUPS = ("PERFORMANCE", "MEMORY", "COMPUTE", "UTILIZATION", "ECC", "ROW_REMAPPER", "TEMPERATURE", "POWER",
+          "CLOCK", "PIDS")
 ORDER = GROUPS
 
 
@@ -93,36 +100,62 @@ def _remap(g: Gpu, host: Host) -> list[str]:
             kv(3, "None", "0 bank(s)")]
 
 
+# Models whose driver reports temperatures relative to T.Limit: (the limit in C, shutdown and slowdown
+# margins). H100 on R535 (-q -d sample: 33 C current, 54 C T.Limit, -8/-2); L40S on R550
+# (nvidia-smi_-q_l40s_1.txt: 30 C current, 57 C T.Limit, -5/-2, and no memory sensor on its GDDR6).
+_TLIMIT = {"h100-sxm": (87, -8, -2), "l40s": (87, -5, -2)}
+_NO_MEMORY_SENSOR = {"l40s"}
+
+
 def _temperature(g: Gpu, host: Host) -> list[str]:
     m = MODELS[host.model]
     out = [kv(1, "Temperature"), kv(2, "GPU Current Temp", f"{g.temp_c} C")]
-    if m.tlimit_relative:
-        # Hopper on R535+ reports the margin to the maximum operating temperature (87 C in the samples:
-        # 33 C current with 54 C T.Limit), and the slowdown/shutdown points relative to it.
-        out += [kv(2, "GPU T.Limit Temp", f"{87 - g.temp_c} C"), kv(2, "GPU Shutdown T.Limit Temp", "-8 C"),
-                kv(2, "GPU Slowdown T.Limit Temp", "-2 C"), kv(2, "GPU Max Operating T.Limit Temp", "0 C"),
-                kv(2, "GPU Target Temperature", "N/A"), kv(2, "Memory Current Temp", f"{g.mem_temp_c} C"),
-                kv(2, "Memory Max Operating T.Limit Temp", "0 C")]
+    mem_now = "N/A" if host.model in _NO_MEMORY_SENSOR else f"{g.mem_temp_c} C"
+    if host.model in _TLIMIT:
+        limit, shutdown, slowdown = _TLIMIT[host.model]
+        out += [kv(2, "GPU T.Limit Temp", f"{limit - g.temp_c} C"), kv(2, "GPU Shutdown T.Limit Temp", f"{shutdown} C"),
+                kv(2, "GPU Slowdown T.Limit Temp", f"{slowdown} C"), kv(2, "GPU Max Operating T.Limit Temp", "0 C"),
+                kv(2, "GPU Target Temperature", "N/A"), kv(2, "Memory Current Temp", mem_now),
+                kv(2, "Memory Max Operating T.Limit Temp", "N/A" if host.model in _NO_MEMORY_SENSOR else "0 C")]
     else:
+        # A100 prints absolute thresholds with T.Limit N/A (nvidia-smi_-q_a100_1.txt).
         out += [kv(2, "GPU T.Limit Temp", "N/A"), kv(2, "GPU Shutdown Temp", f"{m.shutdown_c} C"),
                 kv(2, "GPU Slowdown Temp", f"{m.slowdown_c} C"), kv(2, "GPU Max Operating Temp", f"{m.slowdown_c - 4} C"),
-                kv(2, "GPU Target Temperature", "N/A"), kv(2, "Memory Current Temp", f"{g.mem_temp_c} C"),
+                kv(2, "GPU Target Temperature", "N/A"), kv(2, "Memory Current Temp", mem_now),
                 kv(2, "Memory Max Operating Temp", "95 C")]
     return out
 
 
-def _power(g: Gpu, host: Host) -> list[str]:
+def _power(g: Gpu, host: Host, samples: bool = True) -> list[str]:
     m = MODELS[host.model]
     cap = g.power_cap_w or m.power_cap_w
     w = g.power_w
-    return [kv(1, "GPU Power Readings"), kv(2, "Power Draw", f"{w:.2f} W"), kv(2, "Current Power Limit", f"{cap:.2f} W"),
-            kv(2, "Requested Power Limit", f"{cap:.2f} W"), kv(2, "Default Power Limit", f"{m.power_cap_w:.2f} W"),
-            kv(2, "Min Power Limit", f"{m.power_min_w:.2f} W"), kv(2, "Max Power Limit", f"{m.power_cap_w:.2f} W"),
-            kv(1, "Power Samples"), kv(2, "Duration", "2.36 sec"), kv(2, "Number of Samples", 119),
-            kv(2, "Max", f"{w * 1.05:.2f} W"), kv(2, "Min", f"{w * 0.93:.2f} W"), kv(2, "Avg", f"{w * 0.99:.2f} W"),
-            kv(1, "Module Power Readings"), kv(2, "Power Draw", "N/A"), kv(2, "Current Power Limit", "N/A"),
-            kv(2, "Requested Power Limit", "N/A"), kv(2, "Default Power Limit", "N/A"),
-            kv(2, "Min Power Limit", "N/A"), kv(2, "Max Power Limit", "N/A")]
+    out = [kv(1, "GPU Power Readings"), kv(2, "Power Draw", f"{w:.2f} W"), kv(2, "Current Power Limit", f"{cap:.2f} W"),
+           kv(2, "Requested Power Limit", f"{cap:.2f} W"), kv(2, "Default Power Limit", f"{m.power_cap_w:.2f} W"),
+           kv(2, "Min Power Limit", f"{m.power_min_w:.2f} W"), kv(2, "Max Power Limit", f"{m.power_cap_w:.2f} W")]
+    if samples:
+        # Only ``-d POWER`` samples the sensor; a full ``-q`` has no Power Samples block (every full sample).
+        out += [kv(1, "Power Samples"), kv(2, "Duration", "2.36 sec"), kv(2, "Number of Samples", 119),
+                kv(2, "Max", f"{w * 1.05:.2f} W"), kv(2, "Min", f"{w * 0.93:.2f} W"), kv(2, "Avg", f"{w * 0.99:.2f} W")]
+    return out + [kv(1, "Module Power Readings"), kv(2, "Power Draw", "N/A"), kv(2, "Current Power Limit", "N/A"),
+                  kv(2, "Requested Power Limit", "N/A"), kv(2, "Default Power Limit", "N/A"),
+                  kv(2, "Min Power Limit", "N/A"), kv(2, "Max Power Limit", "N/A")]
+
+
+def _compute(g: Gpu, host: Host) -> list[str]:
+    return [kv(1, "Compute Mode", "Default")]
+
+
+def _pids(g: Gpu, host: Host) -> list[str]:
+    if not g.processes:
+        return [kv(1, "Processes", "None")]
+    out = [kv(1, "Processes")]
+    for p in g.processes:
+        # Type, Name and memory sit one level below the ids, as in the R530 sample.
+        out += [kv(2, "GPU instance ID", "N/A" if p.gi is None else p.gi),
+                kv(2, "Compute instance ID", "N/A" if p.ci is None else p.ci), kv(2, "Process ID", p.pid),
+                kv(3, "Type", p.type), kv(3, "Name", p.name), kv(3, "Used GPU Memory", f"{p.mem_mib} MiB")]
+    return out
 
 
 def _clock(g: Gpu, host: Host) -> list[str]:
@@ -140,15 +173,17 @@ def _clock(g: Gpu, host: Host) -> list[str]:
             kv(1, "Clock Policy"), kv(2, "Auto Boost", "N/A"), kv(2, "Auto Boost Default", "N/A")]
 
 
-SECTIONS = {"PERFORMANCE": _performance, "MEMORY": _memory, "UTILIZATION": _utilization, "ECC": _ecc,
-            "ROW_REMAPPER": _remap, "TEMPERATURE": _temperature, "POWER": _power, "CLOCK": _clock}
+SECTIONS = {"PERFORMANCE": _performance, "MEMORY": _memory, "COMPUTE": _compute, "UTILIZATION": _utilization,
+            "ECC": _ecc, "ROW_REMAPPER": _remap, "TEMPERATURE": _temperature, "POWER": _power, "CLOCK": _clock,
+            "PIDS": _pids}
 # -d PAGE_RETIREMENT is the older name; nvidia-smi accepts both.
 ALIASES = {"PAGE_RETIREMENT": "ROW_REMAPPER"}
 
 
 def _product(g: Gpu, host: Host) -> list[str]:
     m = MODELS[host.model]
-    mig = "Enabled" if g.mig_enabled else "Disabled"
+    # A GPU without MIG prints N/A for both (nvidia-smi_-q_l40s_1.txt).
+    mig = "N/A" if not m.mig else "Enabled" if g.mig_enabled else "Disabled"
     return [kv(1, "Product Name", m.name), kv(1, "Product Brand", "NVIDIA"),
             kv(1, "Product Architecture", m.family.split("-")[0].capitalize() if m.family != "ada-lovelace" else "Ada Lovelace"),
             kv(1, "Persistence Mode", "Enabled" if g.persistence else "Disabled"), kv(1, "MIG Mode"),
@@ -169,7 +204,7 @@ def query(host: Host, index: int | None, groups: list[str] | None) -> str:
     if index is not None:
         match = [g for g in gpus if g.index == index]
         if not match:
-            return "No devices were found\n"
+            return "No devices were found"
         gpus = match
     out = ["", "==============NVSMI LOG==============", "", kv(0, "Timestamp", host.date),
            kv(0, "Driver Version", host.driver), kv(0, "CUDA Version", host.cuda), "",
@@ -181,6 +216,8 @@ def query(host: Host, index: int | None, groups: list[str] | None) -> str:
         if wanted is None:
             out += _product(g, host)
         for name in ORDER:
-            if wanted is None or name in wanted:
+            if name == "POWER" and wanted is None:
+                out += _power(g, host, samples=False)
+            elif wanted is None or name in wanted:
                 out += SECTIONS[name](g, host)
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n\n"

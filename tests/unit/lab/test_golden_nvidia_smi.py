@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from study.lab import nvidia_smi, nvidia_smi_mig, nvidia_smi_q
 from study.lab.shell import run_line
 
-from .golden import sample, shape, system
+from .golden import SAMPLES, sample, shape, system
 
 
 def test_default_table_matches_r535_h100_sample_line_for_line():
@@ -159,3 +161,102 @@ def test_process_rows_match_a_real_r530_processes_box():
     s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "processes": procs}])
     rows = [ln for ln in nvidia_smi.default_table(s.host).split("\n") if "MiB |" in ln and "N/A  N/A" in ln]
     assert rows == R530_PROCESS_ROWS
+
+
+def _keys(lines: list[str]) -> list[str]:
+    """Each line's key with its indentation (the part before " : "), values dropped."""
+    return [ln.partition(" : ")[0].rstrip() for ln in lines]
+
+
+def _block(lines: list[str], head: str) -> list[str]:
+    """The lines of one 4-space section: its head and everything indented deeper, up to the next section."""
+    start = lines.index(head) if head in lines else next(k for k, ln in enumerate(lines) if ln.startswith(head + " "))
+    end = next((k for k in range(start + 1, len(lines)) if not lines[k].startswith("        ")), len(lines))
+    return lines[start:end]
+
+
+def test_full_query_tail_follows_the_r530_sample():
+    # nvidia-smi_-q_processes_t4_r530_1.txt: Compute Mode after the memory blocks, no Power Samples in a full
+    # -q, and a Processes block whose Type/Name/memory sit one level below the ids.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "processes": [
+        {"pid": 25384, "name": "nvidia-cuda-mps-server", "mem_mib": 26}]}])
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    ref = sample("nvidia-smi_-q_processes_t4_r530_1.txt")
+    assert _block(ours, "    Processes") == _block(ref, "    Processes")
+    for lines in (ours, ref):  # Compute Mode closes the memory blocks, right before Utilization
+        u = lines.index("    Utilization")
+        assert _keys(lines[u - 2:u + 1]) == ["        Free", "    Compute Mode", "    Utilization"]
+    assert "    Power Samples" not in ours and "    Power Samples" not in "\n".join(sample("nvidia-smi_-q_h100_1.txt"))
+    assert "    Power Samples" in run_line(s, "nvidia-smi -q -d POWER").split("\n")
+
+
+def test_query_output_ends_with_an_empty_line_like_the_real_one():
+    s = system(model="h100-sxm", gpu_count=1)
+    raw = (SAMPLES / "nvidia-smi_-q_processes_t4_r530_1.txt").read_text(encoding="utf-8")
+    assert raw.endswith(" MiB\n\n")
+    assert nvidia_smi_q.query(s.host, None, ["POWER"]).endswith(" N/A\n\n")
+
+
+def test_query_without_processes_says_none():
+    s = system(model="h100-sxm", gpu_count=1)
+    line = next(ln for ln in sample("nvidia-smi_-q_h100_1.txt") if ln.startswith("    Processes"))
+    assert line in nvidia_smi_q.query(s.host, None, None).split("\n")
+    assert line in run_line(s, "nvidia-smi -q -d PIDS").split("\n")
+
+
+def test_an_id_that_names_no_gpu_prints_what_nvidia_smi_prints():
+    # nvidia-smi_-i_missing_t4_r530_1.txt: `nvidia-smi -i 1` on a host whose only GPU is 0.
+    s = system(model="h100-sxm", gpu_count=8)
+    real = sample("nvidia-smi_-i_missing_t4_r530_1.txt")
+    assert nvidia_smi.default_table(s.host, 9).split("\n") == real
+    assert run_line(s, "nvidia-smi -q -i 9").split("\n") == real
+    assert run_line(s, "nvidia-smi --query-gpu=index --format=csv -i 9").split("\n") == real
+
+
+def test_default_table_with_an_index_shows_only_that_gpu():
+    s = system(model="h100-sxm", gpu_count=8, gpus=[{"index": 3, "processes": [
+        {"pid": 4935, "name": "python3", "mem_mib": 18256}]}, {"index": 5, "processes": [
+            {"pid": 77, "name": "python3", "mem_mib": 1}]}])
+    lines = nvidia_smi.default_table(s.host, 3).split("\n")
+    assert [ln[:6] for ln in lines if "00000000:" in ln] == ["|   3 "]
+    assert any("4935" in ln for ln in lines) and not any("    77  " in ln for ln in lines)
+
+
+def test_l40s_follows_its_samples_where_it_has_no_mig_and_no_memory_sensor():
+    s = system(model="l40s", gpu_count=1, gpus=[{"index": 0, "temp_c": 30}])
+    table = nvidia_smi.default_table(s.host).split("\n")
+    ref = sample("nvidia-smi_default_l40s_1.txt")
+    # R550 widens the middle cell; the MIG M. cell (the last 23 columns) is the same in R535.
+    mig_row = next(k for k, ln in enumerate(ref) if "NVIDIA L40S" in ln) + 2
+    assert table[table.index(next(ln for ln in table if "NVIDIA L40S" in ln)) + 2][-23:] == ref[mig_row][-23:]
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    real = sample("nvidia-smi_-q_l40s_1.txt")
+    assert _block(ours, "    MIG Mode") == _block(real, "    MIG Mode")
+    assert _block(ours, "    Temperature") == _block(real, "    Temperature")  # 30 C: the sample's reading
+    assert run_line(s, "nvidia-smi --query-gpu=mig.mode.current --format=csv,noheader") == "[N/A]"
+
+
+def test_mig_lci_for_one_gpu_instance():
+    s = system(model="a100-sxm4-80gb", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True, "mig": [
+        {"profile": "3g.40gb", "start": 4, "gi": 1}, {"profile": "3g.40gb", "start": 0, "gi": 2}]}])
+    rows = [ln for ln in nvidia_smi_mig.lci(s.host, 0, gi=2).split("\n") if "MIG " in ln]
+    assert [ln.split()[2] for ln in rows] == ["2"]
+    assert nvidia_smi_mig.lci(s.host, 0, gi=5) == "No compute instances found: Not Found"
+
+
+@pytest.mark.parametrize(("model", "ref"), [("h100-sxm", "nvidia-smi_-q_h100_1.txt"),
+                                            ("a100-sxm4-80gb", "nvidia-smi_-q_a100_1.txt"),
+                                            ("l40s", "nvidia-smi_-q_l40s_1.txt")])
+def test_every_full_query_section_has_the_samples_keys(model, ref):
+    # Each 4-space section the lab prints has the real section's keys, nesting and order (565.57.01 H100,
+    # 555.42.02 A100, 550.127.05 L40S); the real output also has sections the lab leaves out.
+    s = system(model=model, gpu_count=1)
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    real = sample(ref)
+    heads = [ln.partition(" : ")[0].rstrip() for ln in ours if ln.startswith("    ") and ln[4] != " "]
+    assert len(heads) > 30
+    for head in heads:
+        assert _keys(_block(ours, head)) == _keys(_block(real, head)), head
+    # ...and in the sample's order.
+    where = [next(k for k, ln in enumerate(real) if ln.partition(" : ")[0].rstrip() == h) for h in heads]
+    assert where == sorted(where)
