@@ -6,7 +6,8 @@ and ``nvidia-smi_-q_h100_1.txt`` (565.57.01) / ``nvidia-smi_-q_a100_1.txt`` (555
 Shutdown/Slowdown temperatures on A100) for MEMORY, CLOCK, UTILIZATION and the Remapped Rows block. The
 tail of a full ``-q`` (``Compute Mode`` after the memory blocks, no ``Power Samples``, the ``Processes``
 block) follows ``nvidia-smi_-q_processes_t4_r530_1.txt`` (530.30.02, the layout generation of R535), and
-``-i`` naming no GPU prints ``No devices were found`` (``nvidia-smi_-i_missing_t4_r530_1.txt``). L40S
+``-i`` naming no GPU prints ``No devices were found`` (``nvidia-smi_-i_missing_t4_r530_1.txt``).
+``-d UTILIZATION`` adds the four sample blocks of ``nvidia-smi_-q_-d_UTILIZATION_r545_1.txt`` (545.29.06). L40S
 follows ``nvidia-smi_-q_l40s_1.txt`` (550.127.05: ``N/A`` MIG Mode, T.Limit-relative temperatures, no
 memory temperature); no R535 L40S sample was found. The full ``-q`` prints a shortened product block
 (the real one has ~40 more identity lines) and then every group below, in nvidia-smi's own order.
@@ -64,11 +65,18 @@ def _memory(g: Gpu, host: Host) -> list[str]:
             kv(2, "Free", "0 MiB")]
 
 
-def _utilization(g: Gpu, host: Host) -> list[str]:
+def _utilization(g: Gpu, host: Host, samples: bool = True) -> list[str]:
     na = g.mig_enabled
-    return [kv(1, "Utilization"), kv(2, "Gpu", "N/A" if na else f"{g.util_pct} %"),
-            kv(2, "Memory", "N/A" if na else f"{g.mem_util_pct} %"), kv(2, "Encoder", "0 %"),
-            kv(2, "Decoder", "0 %"), kv(2, "JPEG", "0 %"), kv(2, "OFA", "0 %")]
+    out = [kv(1, "Utilization"), kv(2, "Gpu", "N/A" if na else f"{g.util_pct} %"),
+           kv(2, "Memory", "N/A" if na else f"{g.mem_util_pct} %"), kv(2, "Encoder", "0 %"),
+           kv(2, "Decoder", "0 %"), kv(2, "JPEG", "0 %"), kv(2, "OFA", "0 %")]
+    if samples:
+        # Only ``-d UTILIZATION`` adds the sampled Max/Min/Avg blocks (R545 sample); the lab's load is steady.
+        for name, pct in (("GPU", g.util_pct), ("Memory", g.mem_util_pct), ("ENC", 0), ("DEC", 0)):
+            value = "N/A" if na and name in ("GPU", "Memory") else f"{pct} %"
+            out += [kv(1, f"{name} Utilization Samples"), kv(2, "Duration", "11.75 sec"),
+                    kv(2, "Number of Samples", 71), kv(2, "Max", value), kv(2, "Min", value), kv(2, "Avg", value)]
+    return out
 
 
 def _ecc(g: Gpu, host: Host) -> list[str]:
@@ -216,8 +224,8 @@ def query(host: Host, index: int | None, groups: list[str] | None) -> str:
         if wanted is None:
             out += _product(g, host)
         for name in ORDER:
-            if name == "POWER" and wanted is None:
-                out += _power(g, host, samples=False)
+            if name in ("POWER", "UTILIZATION") and wanted is None:
+                out += (_power if name == "POWER" else _utilization)(g, host, samples=False)
             elif wanted is None or name in wanted:
                 out += SECTIONS[name](g, host)
     return "\n".join(out) + "\n\n"

@@ -260,3 +260,13 @@ def test_every_full_query_section_has_the_samples_keys(model, ref):
     # ...and in the sample's order.
     where = [next(k for k, ln in enumerate(real) if ln.partition(" : ")[0].rstrip() == h) for h in heads]
     assert where == sorted(where)
+
+
+def test_query_d_utilization_has_the_r545_sample_blocks():
+    # nvidia-smi_-q_-d_UTILIZATION_r545_1.txt: the Utilization block, then GPU/Memory/ENC/DEC samples.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "util_pct": 99, "mem_util_pct": 74}])
+    ours = run_line(s, "nvidia-smi -q -d UTILIZATION -i 0").rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_-q_-d_UTILIZATION_r545_1.txt")
+    assert len(ours) == len(ref) and _keys(ours[9:]) == _keys(ref[9:])
+    assert ours[10] == ref[10] and ours[18] == ref[18]  # "Gpu : 99 %", the GPU samples' "Max : 99 %"
+    assert "    GPU Utilization Samples" not in nvidia_smi_q.query(s.host, None, None)
