@@ -7,7 +7,9 @@ Shutdown/Slowdown temperatures on A100) for MEMORY, CLOCK, UTILIZATION and the R
 tail of a full ``-q`` (``Compute Mode`` after the memory blocks, no ``Power Samples``, the ``Processes``
 block) follows ``nvidia-smi_-q_processes_t4_r530_1.txt`` (530.30.02, the layout generation of R535), and
 ``-i`` naming no GPU prints ``No devices were found`` (``nvidia-smi_-i_missing_t4_r530_1.txt``).
-``-d UTILIZATION`` adds the four sample blocks of ``nvidia-smi_-q_-d_UTILIZATION_r545_1.txt`` (545.29.06). L40S
+``-d UTILIZATION`` adds the four sample blocks of ``nvidia-smi_-q_-d_UTILIZATION_r545_1.txt`` (545.29.06),
+``-d CLOCK`` the SM/Memory Clock Samples of ``nvidia-smi_-q_-d_PERFORMANCE-CLOCK-POWER-TEMPERATURE_h100_load_1.txt``
+(580.126.20, whose keys are padded to 55; R535 pads to 42). L40S
 follows ``nvidia-smi_-q_l40s_1.txt`` (550.127.05: ``N/A`` MIG Mode, T.Limit-relative temperatures, no
 memory temperature); no R535 L40S sample was found. The full ``-q`` prints a shortened product block
 (the real one has ~40 more identity lines) and then every group below, in nvidia-smi's own order.
@@ -166,7 +168,13 @@ def _pids(g: Gpu, host: Host) -> list[str]:
     return out
 
 
-def _clock(g: Gpu, host: Host) -> list[str]:
+# ``-d CLOCK`` alone adds two sample blocks, which an H100 leaves unfilled (the R580 load sample).
+_CLOCK_SAMPLES = [line for name in ("SM", "Memory") for line in
+                  [kv(1, f"{name} Clock Samples")] + [kv(2, k, "Not Found") for k in
+                                                      ("Duration", "Number of Samples", "Max", "Min", "Avg")]]
+
+
+def _clock(g: Gpu, host: Host, samples: bool = True) -> list[str]:
     m = MODELS[host.model]
     sm = g.sm_clock_mhz or (345 if "idle" in g.clocks_event else m.max_sm_mhz)
     mem = g.mem_clock_mhz or m.max_mem_mhz
@@ -178,12 +186,15 @@ def _clock(g: Gpu, host: Host) -> list[str]:
             kv(2, "Graphics", f"{m.max_sm_mhz} MHz"), kv(2, "SM", f"{m.max_sm_mhz} MHz"),
             kv(2, "Memory", f"{m.max_mem_mhz} MHz"), kv(2, "Video", "1545 MHz"),
             kv(1, "Max Customer Boost Clocks"), kv(2, "Graphics", f"{m.max_sm_mhz} MHz"),
+            *(_CLOCK_SAMPLES if samples else []),
             kv(1, "Clock Policy"), kv(2, "Auto Boost", "N/A"), kv(2, "Auto Boost Default", "N/A")]
 
 
 SECTIONS = {"PERFORMANCE": _performance, "MEMORY": _memory, "COMPUTE": _compute, "UTILIZATION": _utilization,
             "ECC": _ecc, "ROW_REMAPPER": _remap, "TEMPERATURE": _temperature, "POWER": _power, "CLOCK": _clock,
             "PIDS": _pids}
+# Groups whose -d output adds sample blocks that a full -q leaves out.
+_SAMPLED = {"UTILIZATION": _utilization, "POWER": _power, "CLOCK": _clock}
 # -d PAGE_RETIREMENT is the older name; nvidia-smi accepts both.
 ALIASES = {"PAGE_RETIREMENT": "ROW_REMAPPER"}
 
@@ -224,8 +235,8 @@ def query(host: Host, index: int | None, groups: list[str] | None) -> str:
         if wanted is None:
             out += _product(g, host)
         for name in ORDER:
-            if name in ("POWER", "UTILIZATION") and wanted is None:
-                out += (_power if name == "POWER" else _utilization)(g, host, samples=False)
+            if wanted is None and name in _SAMPLED:
+                out += _SAMPLED[name](g, host, samples=False)
             elif wanted is None or name in wanted:
                 out += SECTIONS[name](g, host)
     return "\n".join(out) + "\n\n"

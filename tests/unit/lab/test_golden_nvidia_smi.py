@@ -270,3 +270,15 @@ def test_query_d_utilization_has_the_r545_sample_blocks():
     assert len(ours) == len(ref) and _keys(ours[9:]) == _keys(ref[9:])
     assert ours[10] == ref[10] and ours[18] == ref[18]  # "Gpu : 99 %", the GPU samples' "Max : 99 %"
     assert "    GPU Utilization Samples" not in nvidia_smi_q.query(s.host, None, None)
+
+
+def test_query_d_clock_has_the_samples_clock_blocks_in_order():
+    # nvidia-smi_-q_-d_PERFORMANCE-CLOCK-POWER-TEMPERATURE_h100_load_1.txt (R580 pads keys to 55, hence _keys).
+    s = system(model="h100-sxm", gpu_count=1)
+    ours = run_line(s, "nvidia-smi -q -d CLOCK").rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_-q_-d_PERFORMANCE-CLOCK-POWER-TEMPERATURE_h100_load_1.txt")
+    start = ref.index("    Clocks")
+    assert _keys(ours[ours.index("    Clocks"):]) == _keys(ref[start:])
+    for head in ("    SM Clock Samples", "    Memory Clock Samples"):  # values too: an H100 leaves them unfilled
+        assert [ln.partition(" : ")[2] for ln in _block(ours, head)] == [ln.partition(" : ")[2] for ln in _block(ref, head)]
+    assert "    SM Clock Samples" not in nvidia_smi_q.query(s.host, None, None)
