@@ -5,7 +5,8 @@ Layout follows driver R535 (89 columns), as in these real samples in ``reference
 Processes box), ``nvidia-smi_default_mig_h100_1.txt`` (535.104.12, DGX H100 with MIG: ``On``/``N/A`` cells
 and the MIG devices table), ``nvidia-smi_-L_mig_h100_1.txt`` (``-L`` with MIG children),
 ``nvidia-smi_--query-gpu_csv_h100_1.txt`` (535.309.01, CSV header joined by ``, ``) and
-``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend). Process rows follow a real
+``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend; NIC rows and the NIC Legend as in
+``nvidia-smi_topo_-m_nics_h100_1.txt``, 580.126.20 on 8x H100 with mlx5 NICs). Process rows follow a real
 530.41.03 Processes box (the same 87-column box R535 prints; R570+ widens PID, see INDEX.md): PID in 10,
 Type in 7, the name in 38 (cut on the left with ``...``), memory right-aligned in 12. That box came from a
 public README's nvidia-smi output (GTX 1070), quoted in the golden test. A GPU without MIG (L40S) shows
@@ -283,7 +284,8 @@ def topo(host: Host) -> str:
     out = ["\t" + "\t".join(labels) + "\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID"]
     for a, name in enumerate(labels):
         cells = [link(a, b) for b in range(len(labels))]
-        tail = f"\t{cpus[0 if a >= n or a < half else 1]}\t{0 if a >= n or a < half else 1}\t\tN/A" if a < n else ""
+        # A NIC row leaves the CPU Affinity, NUMA Affinity and GPU NUMA ID cells empty: four TABs.
+        tail = f"\t{cpus[0 if a < half else 1]}\t{0 if a < half else 1}\t\tN/A" if a < n else "\t\t\t\t"
         out.append(name + "\t" + "\t".join(cells) + tail)
     out += ["", LEGEND]
     if nics:

@@ -282,3 +282,22 @@ def test_query_d_clock_has_the_samples_clock_blocks_in_order():
     for head in ("    SM Clock Samples", "    Memory Clock Samples"):  # values too: an H100 leaves them unfilled
         assert [ln.partition(" : ")[2] for ln in _block(ours, head)] == [ln.partition(" : ")[2] for ln in _block(ref, head)]
     assert "    SM Clock Samples" not in nvidia_smi_q.query(s.host, None, None)
+
+
+def test_topo_nic_rows_and_legend_follow_the_h100_sample_with_nics():
+    # nvidia-smi_topo_-m_nics_h100_1.txt (580.126.20): NIC rows end with four empty cells, GPU rows with
+    # affinity, NUMA node, an empty cell and N/A; then Legend and "NIC Legend:" with "  NICk: mlx5_k".
+    s = system(model="h100-sxm", gpu_count=8, ib=[
+        {"ca": f"mlx5_{k}", "netdev": f"ibp{k}s0", "near_gpu": 2 * k} for k in range(4)])
+    ours = nvidia_smi.topo(s.host).rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_topo_-m_nics_h100_1.txt")
+    for mine, real in ((ours[1], ref[1]), (ours[9], ref[9])):  # GPU0 and NIC0
+        assert mine.split("\t")[0] == real.split("\t")[0]
+        assert mine.split("\t")[-4:] == real.split("\t")[-4:]
+    # A GPU row and a NIC row have as many cells (the header, which starts with a TAB, has one fewer).
+    assert len(ref[1].split("\t")) == len(ref[9].split("\t"))
+    assert len(ours[1].split("\t")) == len(ours[9].split("\t")) == len(ours[0].split("\t")) + 1
+    assert ours[1].split("\t")[9] == ref[1].split("\t")[9] == "PIX"  # GPU0 to its own NIC
+    assert ours[2].split("\t")[9] == ref[2].split("\t")[9] == "PXB"  # its switch neighbour to the same NIC
+    legend = ours.index("NIC Legend:")
+    assert ours[legend - 10:legend + 3] == ref[ref.index("NIC Legend:") - 10:ref.index("NIC Legend:") + 3]
