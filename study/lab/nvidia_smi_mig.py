@@ -2,7 +2,9 @@
 
 Boxes as in ``nvidia-smi_mig_-lgip_a100-80gb_1.txt``, ``nvidia-smi_mig_-lgi_a100-80gb_1.txt`` and
 ``nvidia-smi_mig_-lci_a100-80gb_1.txt`` (driver 515.86.01, A100 80GB PCIe) and
-``nvidia-smi_mig_-lgip_h100nvl_1.txt`` (550.127.06, H100 NVL: the same 79-column layout on Hopper). The
+``nvidia-smi_mig_-lgip_h100nvl_1.txt`` (550.127.06, H100 NVL: the same 79-column layout on Hopper). With
+nothing to list they print nvidia-smi's one-line answers (``No GPU instances found: Not Found``, and
+``No MIG-enabled devices found.`` as in ``nvidia-smi_mig_-lgip_no-mig_t4_r530_1.txt``, 530.30.02). The
 Free/Total column counts what still fits beside the instances already created, placed as the MIG user
 guide's placement rules allow.
 """
@@ -32,8 +34,11 @@ def _mig_gpus(host: Host, index: int | None) -> list[Gpu]:
 
 
 def no_mig(host: Host, index: int | None) -> str | None:
-    if MODELS[host.model].mig == ():
-        return "No MIG-supported devices found."
+    if index is not None and all(g.index != index for g in host.gpu_list):
+        # ``-i`` is resolved before anything MIG: the same line as ``nvidia-smi -i N`` (see nvidia_smi.py).
+        return "No devices were found"
+    # A GPU without MIG (a T4 in nvidia-smi_mig_-lgip_no-mig_t4_r530_1.txt) gets the same line as one with
+    # MIG switched off.
     if not _mig_gpus(host, index):
         return "No MIG-enabled devices found."
     return None

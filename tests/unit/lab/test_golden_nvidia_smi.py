@@ -301,3 +301,16 @@ def test_topo_nic_rows_and_legend_follow_the_h100_sample_with_nics():
     assert ours[2].split("\t")[9] == ref[2].split("\t")[9] == "PXB"  # its switch neighbour to the same NIC
     legend = ours.index("NIC Legend:")
     assert ours[legend - 10:legend + 3] == ref[ref.index("NIC Legend:") - 10:ref.index("NIC Legend:") + 3]
+
+
+def test_mig_listing_for_a_gpu_that_is_not_there():
+    s = system(model="h100-sxm", gpu_count=8, gpus=[{"index": 0, "mig_enabled": True}])
+    assert run_line(s, "nvidia-smi mig -i 9 -lgi").split("\n") == sample("nvidia-smi_-i_missing_t4_r530_1.txt")
+    assert run_line(s, "nvidia-smi mig -i 1 -lgi") == "No MIG-enabled devices found."
+
+
+def test_mig_listing_on_a_gpu_without_mig_says_what_a_t4_says():
+    s = system(model="l40s", gpu_count=1)
+    real = sample("nvidia-smi_mig_-lgip_no-mig_t4_r530_1.txt")
+    for action in ("-lgip", "-lgi", "-lci"):
+        assert run_line(s, f"nvidia-smi mig {action}").split("\n") == real
