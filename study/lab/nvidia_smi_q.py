@@ -56,13 +56,21 @@ def _performance(g: Gpu, host: Host) -> list[str]:
             kv(1, "Sparse Operation Mode", "Disabled")]
 
 
+# What each model's driver keeps back (FB "Reserved") and its BAR1 aperture, from the full -q samples:
+# H100 454 MiB (nvidia-smi_-q_h100_1.txt), A100 763 MiB (_a100_1), L40S 479 MiB and a 64 GiB BAR1 (_l40s_1).
+_RESERVED_MIB = {"h100-sxm": 454, "a100-sxm4-80gb": 763, "l40s": 479}
+_BAR1_MIB = {"l40s": 65536}
+
+
 def _memory(g: Gpu, host: Host) -> list[str]:
     m = MODELS[host.model]
-    reserved = 454 if host.model == "h100-sxm" else 0
+    reserved = _RESERVED_MIB.get(host.model, 0)
     free = m.memory_mib - reserved - g.mem_used_mib
+    bar1 = _BAR1_MIB.get(host.model, 131072)
     return [kv(1, "FB Memory Usage"), kv(2, "Total", f"{m.memory_mib} MiB"), kv(2, "Reserved", f"{reserved} MiB"),
             kv(2, "Used", f"{g.mem_used_mib} MiB"), kv(2, "Free", f"{max(free, 0)} MiB"),
-            kv(1, "BAR1 Memory Usage"), kv(2, "Total", "131072 MiB"), kv(2, "Used", "1 MiB"), kv(2, "Free", "131071 MiB"),
+            kv(1, "BAR1 Memory Usage"), kv(2, "Total", f"{bar1} MiB"), kv(2, "Used", "1 MiB"),
+            kv(2, "Free", f"{bar1 - 1} MiB"),
             kv(1, "Conf Compute Protected Memory Usage"), kv(2, "Total", "0 MiB"), kv(2, "Used", "0 MiB"),
             kv(2, "Free", "0 MiB")]
 
