@@ -53,7 +53,8 @@ def _performance(g: Gpu, host: Host) -> list[str]:
             kv(2, "Sync Boost", _on("sync_boost" in r)),
             kv(2, "SW Thermal Slowdown", _on("sw_thermal" in r)),
             kv(2, "Display Clock Setting", _on("display_clock" in r)),
-            kv(1, "Sparse Operation Mode", "Disabled")]
+            # Sparse Operation Mode is a Hopper setting; A100 and L40S print N/A (their full -q samples).
+            kv(1, "Sparse Operation Mode", "Disabled" if host.model == "h100-sxm" else "N/A")]
 
 
 # What each model's driver keeps back (FB "Reserved") and its BAR1 aperture, from the full -q samples:
@@ -105,6 +106,11 @@ def _ecc(g: Gpu, host: Host) -> list[str]:
             kv(3, "SRAM PCIE", 0), kv(3, "SRAM Other", 0)]
 
 
+# Banks with all their spare rows, per model (an idle GPU's "Max"): H100 2560 (nvidia-smi_-q_h100_1.txt),
+# A100 640 (_a100_1, and 639 after one remap in _ecc-remap_a100_1), L40S 192 (_l40s_1).
+_BANKS = {"h100-sxm": 2560, "a100-sxm4-80gb": 640, "l40s": 192}
+
+
 def _remap(g: Gpu, host: Host) -> list[str]:
     r = g.remap
     used = r.correctable + r.uncorrectable
@@ -113,7 +119,7 @@ def _remap(g: Gpu, host: Host) -> list[str]:
             kv(2, "Correctable Error", r.correctable), kv(2, "Uncorrectable Error", r.uncorrectable),
             kv(2, "Pending", "Yes" if r.pending else "No"),
             kv(2, "Remapping Failure Occurred", "Yes" if r.failure else "No"),
-            kv(2, "Bank Remap Availability Histogram"), kv(3, "Max", f"{2560 - used} bank(s)"),
+            kv(2, "Bank Remap Availability Histogram"), kv(3, "Max", f"{_BANKS[host.model] - used} bank(s)"),
             kv(3, "High", f"{used} bank(s)"), kv(3, "Partial", "0 bank(s)"), kv(3, "Low", "0 bank(s)"),
             kv(3, "None", "0 bank(s)")]
 
@@ -176,6 +182,8 @@ def _pids(g: Gpu, host: Host) -> list[str]:
     return out
 
 
+# Video clock (current, max) per model, from the full -q samples: H100 765/1545, A100 585/1290, L40S 1185/1965.
+_VIDEO_MHZ = {"h100-sxm": (765, 1545), "a100-sxm4-80gb": (585, 1290), "l40s": (1185, 1965)}
 # ``-d CLOCK`` alone adds two sample blocks, which an H100 leaves unfilled (the R580 load sample).
 _CLOCK_SAMPLES = [line for name in ("SM", "Memory") for line in
                   [kv(1, f"{name} Clock Samples")] + [kv(2, k, "Not Found") for k in
@@ -187,12 +195,12 @@ def _clock(g: Gpu, host: Host, samples: bool = True) -> list[str]:
     sm = g.sm_clock_mhz or (345 if "idle" in g.clocks_event else m.max_sm_mhz)
     mem = g.mem_clock_mhz or m.max_mem_mhz
     return [kv(1, "Clocks"), kv(2, "Graphics", f"{sm} MHz"), kv(2, "SM", f"{sm} MHz"), kv(2, "Memory", f"{mem} MHz"),
-            kv(2, "Video", "765 MHz"), kv(1, "Applications Clocks"), kv(2, "Graphics", f"{m.max_sm_mhz} MHz"),
+            kv(2, "Video", f"{_VIDEO_MHZ[host.model][0]} MHz"), kv(1, "Applications Clocks"), kv(2, "Graphics", f"{m.max_sm_mhz} MHz"),
             kv(2, "Memory", f"{m.max_mem_mhz} MHz"), kv(1, "Default Applications Clocks"),
             kv(2, "Graphics", f"{m.max_sm_mhz} MHz"), kv(2, "Memory", f"{m.max_mem_mhz} MHz"),
             kv(1, "Deferred Clocks"), kv(2, "Memory", "N/A"), kv(1, "Max Clocks"),
             kv(2, "Graphics", f"{m.max_sm_mhz} MHz"), kv(2, "SM", f"{m.max_sm_mhz} MHz"),
-            kv(2, "Memory", f"{m.max_mem_mhz} MHz"), kv(2, "Video", "1545 MHz"),
+            kv(2, "Memory", f"{m.max_mem_mhz} MHz"), kv(2, "Video", f"{_VIDEO_MHZ[host.model][1]} MHz"),
             kv(1, "Max Customer Boost Clocks"), kv(2, "Graphics", f"{m.max_sm_mhz} MHz"),
             *(_CLOCK_SAMPLES if samples else []),
             kv(1, "Clock Policy"), kv(2, "Auto Boost", "N/A"), kv(2, "Auto Boost Default", "N/A")]

@@ -331,3 +331,30 @@ def test_memory_blocks_match_each_models_sample_when_idle(model, ref):
     # nvidia-smi rounds each figure on its own (81559 - 454 - 1 = 81104, it prints 81106); the lab keeps
     # Free = Total - Reserved - Used so a learner's sum comes out.
     assert 0 <= int(fb_real[4].split()[-2]) - int(fb[4].split()[-2]) <= 2
+
+
+def test_a100_row_remap_after_xid63_matches_the_r510_sample():
+    # nvidia-smi_-q_ecc-remap_a100_1.txt: 177 correctable DRAM errors, one row remapped and pending, and the
+    # bank histogram's Max down from 640 to 639. (The sample's ECC block is R510's; R535 splits SRAM.)
+    s = system(model="a100-sxm4-80gb", gpu_count=8, gpus=[{"index": 0, "ecc": {"dram_correctable": 177},
+                                                           "remap": {"correctable": 1, "pending": True}}])
+    ours = run_line(s, "nvidia-smi -q -i 0 -d ROW_REMAPPER,ECC").split("\n")
+    ref = sample("nvidia-smi_-q_ecc-remap_a100_1.txt")
+    assert _block(ours, "    Retired Pages") == _block(ref, "    Retired Pages")
+    assert _block(ours, "    Remapped Rows")[:7] == _block(ref, "    Remapped Rows")
+    volatile = ours.index("        Volatile")
+    assert "            DRAM Correctable              : 177" in ours[volatile:volatile + 6]
+
+
+@pytest.mark.parametrize(("model", "ref"), [("h100-sxm", "nvidia-smi_-q_h100_1.txt"),
+                                            ("a100-sxm4-80gb", "nvidia-smi_-q_a100_1.txt"),
+                                            ("l40s", "nvidia-smi_-q_l40s_1.txt")])
+def test_model_constants_in_the_full_query_are_the_samples(model, ref):
+    # Lines that do not depend on load: sparse mode, the spare-row banks, the maximum clocks.
+    s = system(model=model, gpu_count=1)
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    real = sample(ref)
+    assert next(ln for ln in ours if "Sparse" in ln) == next(ln for ln in real if "Sparse" in ln)
+    assert _block(ours, "        Bank Remap Availability Histogram")[:2] == \
+        _block(real, "        Bank Remap Availability Histogram")[:2]
+    assert _block(ours, "    Max Clocks") == _block(real, "    Max Clocks")
