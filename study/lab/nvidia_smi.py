@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from study.lab.catalog import MODELS, GpuModel, bus_id
 from study.lab.common import NotSimulated, gpu_uuid, uuid_for
+from study.lab.nvidia_smi_q import NO_MEMORY_SENSOR, RESERVED_MIB
 
 if TYPE_CHECKING:
     from study.lab.schema import Gpu, Host
@@ -170,12 +171,14 @@ def _fields(host: Host) -> dict[str, tuple[str, object]]:
         "persistence_mode": ("", lambda g: "Enabled" if g.persistence else "Disabled"),
         "pstate": ("", lambda g: g.perf),
         "temperature.gpu": ("", lambda g: str(g.temp_c)),
-        "temperature.memory": ("", lambda g: str(g.mem_temp_c)),
+        "temperature.memory": ("", lambda g: "N/A" if host.model in NO_MEMORY_SENSOR else str(g.mem_temp_c)),
         "utilization.gpu": ("%", lambda g: "[N/A]" if g.mig_enabled else str(g.util_pct)),
         "utilization.memory": ("%", lambda g: "[N/A]" if g.mig_enabled else str(g.mem_util_pct)),
         "memory.total": ("MiB", lambda g: str(m.memory_mib)),
         "memory.used": ("MiB", lambda g: str(g.mem_used_mib)),
-        "memory.free": ("MiB", lambda g: str(m.memory_mib - g.mem_used_mib)),
+        # Free leaves out what the driver reserves, as -q's FB Memory Usage does.
+        "memory.reserved": ("MiB", lambda g: str(RESERVED_MIB.get(host.model, 0))),
+        "memory.free": ("MiB", lambda g: str(max(m.memory_mib - RESERVED_MIB.get(host.model, 0) - g.mem_used_mib, 0))),
         "power.draw": ("W", lambda g: f"{g.power_w:.2f}"),
         "power.limit": ("W", lambda g: f"{_cap(g, m):.2f}"),
         "power.max_limit": ("W", lambda g: f"{m.power_cap_w:.2f}"),

@@ -59,13 +59,13 @@ def _performance(g: Gpu, host: Host) -> list[str]:
 
 # What each model's driver keeps back (FB "Reserved") and its BAR1 aperture, from the full -q samples:
 # H100 454 MiB (nvidia-smi_-q_h100_1.txt), A100 763 MiB (_a100_1), L40S 479 MiB and a 64 GiB BAR1 (_l40s_1).
-_RESERVED_MIB = {"h100-sxm": 454, "a100-sxm4-80gb": 763, "l40s": 479}
+RESERVED_MIB = {"h100-sxm": 454, "a100-sxm4-80gb": 763, "l40s": 479}
 _BAR1_MIB = {"l40s": 65536}
 
 
 def _memory(g: Gpu, host: Host) -> list[str]:
     m = MODELS[host.model]
-    reserved = _RESERVED_MIB.get(host.model, 0)
+    reserved = RESERVED_MIB.get(host.model, 0)
     free = m.memory_mib - reserved - g.mem_used_mib
     bar1 = _BAR1_MIB.get(host.model, 131072)
     return [kv(1, "FB Memory Usage"), kv(2, "Total", f"{m.memory_mib} MiB"), kv(2, "Reserved", f"{reserved} MiB"),
@@ -128,19 +128,19 @@ def _remap(g: Gpu, host: Host) -> list[str]:
 # margins). H100 on R535 (-q -d sample: 33 C current, 54 C T.Limit, -8/-2); L40S on R550
 # (nvidia-smi_-q_l40s_1.txt: 30 C current, 57 C T.Limit, -5/-2, and no memory sensor on its GDDR6).
 _TLIMIT = {"h100-sxm": (87, -8, -2), "l40s": (87, -5, -2)}
-_NO_MEMORY_SENSOR = {"l40s"}
+NO_MEMORY_SENSOR = {"l40s"}
 
 
 def _temperature(g: Gpu, host: Host) -> list[str]:
     m = MODELS[host.model]
     out = [kv(1, "Temperature"), kv(2, "GPU Current Temp", f"{g.temp_c} C")]
-    mem_now = "N/A" if host.model in _NO_MEMORY_SENSOR else f"{g.mem_temp_c} C"
+    mem_now = "N/A" if host.model in NO_MEMORY_SENSOR else f"{g.mem_temp_c} C"
     if host.model in _TLIMIT:
         limit, shutdown, slowdown = _TLIMIT[host.model]
         out += [kv(2, "GPU T.Limit Temp", f"{limit - g.temp_c} C"), kv(2, "GPU Shutdown T.Limit Temp", f"{shutdown} C"),
                 kv(2, "GPU Slowdown T.Limit Temp", f"{slowdown} C"), kv(2, "GPU Max Operating T.Limit Temp", "0 C"),
                 kv(2, "GPU Target Temperature", "N/A"), kv(2, "Memory Current Temp", mem_now),
-                kv(2, "Memory Max Operating T.Limit Temp", "N/A" if host.model in _NO_MEMORY_SENSOR else "0 C")]
+                kv(2, "Memory Max Operating T.Limit Temp", "N/A" if host.model in NO_MEMORY_SENSOR else "0 C")]
     else:
         # A100 prints absolute thresholds with T.Limit N/A (nvidia-smi_-q_a100_1.txt).
         out += [kv(2, "GPU T.Limit Temp", "N/A"), kv(2, "GPU Shutdown Temp", f"{m.shutdown_c} C"),

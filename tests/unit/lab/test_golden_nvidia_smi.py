@@ -358,3 +358,15 @@ def test_model_constants_in_the_full_query_are_the_samples(model, ref):
     assert _block(ours, "        Bank Remap Availability Histogram")[:2] == \
         _block(real, "        Bank Remap Availability Histogram")[:2]
     assert _block(ours, "    Max Clocks") == _block(real, "    Max Clocks")
+
+
+def test_query_gpu_memory_free_agrees_with_the_q_block():
+    # memory.free is -q's FB "Free" (the driver's reserve left out); L40S has no memory temperature.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "mem_used_mib": 1}])
+    free = next(ln for ln in _block(nvidia_smi_q.query(s.host, None, ["MEMORY"]).split("\n"), "    FB Memory Usage")
+                if "Free" in ln).split()[-2]
+    line = "memory.total [MiB], memory.reserved [MiB], memory.used [MiB], memory.free [MiB]"
+    out = run_line(s, f"nvidia-smi --query-gpu={line.replace(' [MiB]', '').replace(' ', '')} --format=csv")
+    assert out.split("\n") == [line, f"81559 MiB, 454 MiB, 1 MiB, {free} MiB"]
+    l40s = system(model="l40s", gpu_count=1)
+    assert run_line(l40s, "nvidia-smi --query-gpu=temperature.memory --format=csv,noheader") == "N/A"
