@@ -3,7 +3,8 @@
 Layout follows driver R535 (89 columns), as in these real samples in ``reference/tool_outputs/``:
 ``nvidia-smi_default_h100_4.txt`` (NVIDIA-SMI 535.309.01, H100 80GB HBM3; header, GPU rows, 87-column
 Processes box), ``nvidia-smi_default_mig_h100_1.txt`` (535.104.12, DGX H100 with MIG: ``On``/``N/A`` cells
-and the MIG devices table), ``nvidia-smi_-L_mig_h100_1.txt`` (``-L`` with MIG children),
+and the MIG devices table; with no instances its heads stay over ``No MIG devices found``, as in
+``nvidia-smi_default_mig_a100_old-r450_1.txt``), ``nvidia-smi_-L_mig_h100_1.txt`` (``-L`` with MIG children),
 ``nvidia-smi_--query-gpu_csv_h100_1.txt`` (535.309.01, CSV header joined by ``, ``) and
 ``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend; NIC rows and the NIC Legend as in
 ``nvidia-smi_topo_-m_nics_h100_1.txt``, 580.126.20 on 8x H100 with mlx5 NICs). Process rows follow a real
@@ -124,7 +125,8 @@ def _mig_devices(host: Host, gpus: list[Gpu]) -> list[str]:
             out.append(f"|                  |{bar1:>30}  |           |                       |")
             out.append(MIG_RULE)
     if not any_inst:
-        out = out[:2] + [_pad("No MIG devices found"), BOX]
+        # The column heads stay; one line under them, and the box closes (R450 sample: same rows at 79).
+        out += [_pad(" No MIG devices found"), BOX]
     return out
 
 

@@ -370,3 +370,16 @@ def test_query_gpu_memory_free_agrees_with_the_q_block():
     assert out.split("\n") == [line, f"81559 MiB, 454 MiB, 1 MiB, {free} MiB"]
     l40s = system(model="l40s", gpu_count=1)
     assert run_line(l40s, "nvidia-smi --query-gpu=temperature.memory --format=csv,noheader") == "N/A"
+
+
+def test_mig_enabled_without_instances_keeps_the_column_heads_like_the_r450_sample():
+    # nvidia-smi_default_mig_a100_old-r450_1.txt (79 columns): MIG devices title, the heads, "=" rule, one
+    # "No MIG devices found" line two spaces in, the closing rule. The lab draws the same rows at 89.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True}])
+    ours = nvidia_smi.default_table(s.host).split("\n")
+    ref = sample("nvidia-smi_default_mig_a100_old-r450_1.txt")
+    mine = ours[ours.index(next(ln for ln in ours if "MIG devices:" in ln)) - 1:][:9]
+    real = ref[ref.index(next(ln for ln in ref if "MIG devices:" in ln)) - 1:][:9]
+    assert [ln[:2] + ln.strip("|+ -=")[:4] for ln in mine] == [ln[:2] + ln.strip("|+ -=")[:4] for ln in real]
+    assert mine[7].startswith("|  No MIG devices found ") and real[7].startswith("|  No MIG devices found ")
+    assert set(mine[8]) == set(real[8]) == {"+", "-"}
