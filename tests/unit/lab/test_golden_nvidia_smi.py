@@ -383,3 +383,17 @@ def test_mig_enabled_without_instances_keeps_the_column_heads_like_the_r450_samp
     assert [ln[:2] + ln.strip("|+ -=")[:4] for ln in mine] == [ln[:2] + ln.strip("|+ -=")[:4] for ln in real]
     assert mine[7].startswith("|  No MIG devices found ") and real[7].startswith("|  No MIG devices found ")
     assert set(mine[8]) == set(real[8]) == {"+", "-"}
+
+
+def test_mig_lgip_on_a_fresh_h100_has_the_hopper_samples_rows():
+    # nvidia-smi_mig_-lgip_h100nvl_1.txt (550.127.06, H100 NVL 94GB): the same seven profile IDs, SM, DEC,
+    # ENC, CE, JPEG and OFA counts and columns; only the names' GB and the GiB column differ from an 80GB SXM.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True}])
+    ours = nvidia_smi_mig.lgip(s.host, 0).split("\n")
+    ref = sample("nvidia-smi_mig_-lgip_h100nvl_1.txt")
+    assert len(ours) == len(ref)
+
+    def cells(line: str) -> str:  # everything but the profile name and the memory column
+        return line[:11] + line[23:41] + line[52:]
+
+    assert [cells(ln) for ln in ours] == [cells(ln) for ln in ref]
