@@ -93,10 +93,9 @@ def default_table(host: Host, index: int | None = None) -> str:
 
 
 def lost_message(g: Gpu) -> str:
-    """What nvidia-smi prints, and then stops, when a GPU no longer answers on the bus (wording as quoted in
-    github.com/JosephKJ/OWOD#81: "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost.
-    Reboot the system to recover this GPU")."""
-    return (f"Unable to determine the device handle for GPU {bus_id(g.index)[4:]}: GPU is lost. "
+    """What nvidia-smi prints, and then stops, when a GPU no longer answers on the bus, with the two spaces
+    after "lost." (nvidia-smi_gpu-lost_1.txt; markdown copies such as JosephKJ/OWOD#81 collapse them)."""
+    return (f"Unable to determine the device handle for GPU {bus_id(g.index)[4:]}: GPU is lost.  "
             "Reboot the system to recover this GPU")
 
 

@@ -397,3 +397,10 @@ def test_mig_lgip_on_a_fresh_h100_has_the_hopper_samples_rows():
         return line[:11] + line[23:41] + line[52:]
 
     assert [cells(ln) for ln in ours] == [cells(ln) for ln in ref]
+
+
+def test_a_lost_gpu_stops_nvidia_smi_with_the_real_wording():
+    s = system(model="h100-sxm", gpu_count=8, gpus=[{"index": 3, "lost": True}])
+    real = sample("nvidia-smi_gpu-lost_1.txt")
+    for cmd in ("nvidia-smi", "nvidia-smi -L", "nvidia-smi -q"):
+        assert [shape(ln) for ln in run_line(s, cmd).split("\n")] == [shape(ln) for ln in real]
