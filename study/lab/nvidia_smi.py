@@ -202,12 +202,21 @@ _MASK = {"idle": 0x1, "applications_clocks": 0x2, "sw_power_cap": 0x4, "hw_slowd
          "sw_thermal": 0x20, "hw_thermal": 0x40, "hw_power_brake": 0x80, "display_clock": 0x100}
 
 
+# HW Slowdown is the umbrella of the two hardware causes, as -q nests them under it (nvidia_smi_q).
+_UNDER_HW_SLOWDOWN = {"hw_thermal", "hw_power_brake"}
+
+
+def _reasons(g: Gpu) -> set[str]:
+    r: set[str] = set(g.clocks_event)
+    return r | {"hw_slowdown"} if r & _UNDER_HW_SLOWDOWN else r
+
+
 def _reasons_mask(g: Gpu) -> str:
-    return f"0x{sum(_MASK[r] for r in set(g.clocks_event)):016X}"
+    return f"0x{sum(_MASK[r] for r in _reasons(g)):016X}"
 
 
 def _active(g: Gpu, reason: str) -> str:
-    return "Active" if reason in g.clocks_event else "Not Active"
+    return "Active" if reason in _reasons(g) else "Not Active"
 
 
 def query_gpu(host: Host, fields: str, fmt: str, ids: list[int] | None) -> str:

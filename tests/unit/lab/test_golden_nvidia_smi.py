@@ -404,3 +404,12 @@ def test_a_lost_gpu_stops_nvidia_smi_with_the_real_wording():
     real = sample("nvidia-smi_gpu-lost_1.txt")
     for cmd in ("nvidia-smi", "nvidia-smi -L", "nvidia-smi -q"):
         assert [shape(ln) for ln in run_line(s, cmd).split("\n")] == [shape(ln) for ln in real]
+
+
+def test_csv_event_reasons_agree_with_the_q_block():
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "clocks_event": ["hw_thermal"]}])
+    q = run_line(s, "nvidia-smi -q -d PERFORMANCE").split("\n")
+    assert "        HW Slowdown                       : Active" in q
+    csv = run_line(s, "nvidia-smi --query-gpu=clocks_throttle_reasons.hw_slowdown,clocks_throttle_reasons.active"
+                      " --format=csv,noheader")
+    assert csv == "Active, 0x0000000000000048"  # HW Slowdown 0x8 + HW Thermal Slowdown 0x40 (NVML bits)
