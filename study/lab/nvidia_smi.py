@@ -3,12 +3,16 @@
 Layout follows driver R535 (89 columns), as in these real samples in ``reference/tool_outputs/``:
 ``nvidia-smi_default_h100_4.txt`` (NVIDIA-SMI 535.309.01, H100 80GB HBM3; header, GPU rows, 87-column
 Processes box), ``nvidia-smi_default_mig_h100_1.txt`` (535.104.12, DGX H100 with MIG: ``On``/``N/A`` cells
-and the MIG devices table), ``nvidia-smi_-L_mig_h100_1.txt`` (``-L`` with MIG children),
+and the MIG devices table; with no instances its heads stay over ``No MIG devices found``, as in
+``nvidia-smi_default_mig_a100_old-r450_1.txt``), ``nvidia-smi_-L_mig_h100_1.txt`` (``-L`` with MIG children),
 ``nvidia-smi_--query-gpu_csv_h100_1.txt`` (535.309.01, CSV header joined by ``, ``) and
-``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend). Process rows follow a real
+``nvidia-smi_topo_-m_h100_1.txt`` (535.x, TAB-separated matrix and Legend; NIC rows and the NIC Legend as in
+``nvidia-smi_topo_-m_nics_h100_1.txt``, 580.126.20 on 8x H100 with mlx5 NICs). Process rows follow a real
 530.41.03 Processes box (the same 87-column box R535 prints; R570+ widens PID, see INDEX.md): PID in 10,
 Type in 7, the name in 38 (cut on the left with ``...``), memory right-aligned in 12. That box came from a
-public README's nvidia-smi output (GTX 1070), quoted in the golden test.
+public README's nvidia-smi output (GTX 1070), quoted in the golden test. A GPU without MIG (L40S) shows
+``N/A`` under ``MIG M.`` as in ``nvidia-smi_default_l40s_1.txt`` (550.127.05); ``-i`` naming no GPU prints
+``No devices were found`` as in ``nvidia-smi_-i_missing_t4_r530_1.txt`` (530.30.02, the 89-column layout).
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from typing import TYPE_CHECKING
 
 from study.lab.catalog import MODELS, GpuModel, bus_id
 from study.lab.common import NotSimulated, gpu_uuid, uuid_for
+from study.lab.nvidia_smi_q import NO_MEMORY_SENSOR, RESERVED_MIB
 
 if TYPE_CHECKING:
     from study.lab.schema import Gpu, Host
 
 W = 89
+NO_DEVICES = "No devices were found"
 RULE = "+" + "-" * 41 + "+" + "-" * 22 + "+" + "-" * 22 + "+"
 BOX = "+" + "-" * (W - 2) + "+"
 
@@ -42,8 +48,19 @@ def _pad(text: str) -> str:
     return f"| {text:<{W - 4}} |"
 
 
-def default_table(host: Host) -> str:
+def _mig_mode(g: Gpu, model: GpuModel) -> str:
+    # A GPU without MIG (L40S) shows N/A, not Disabled (nvidia-smi_default_l40s_1.txt).
+    if not model.mig:
+        return "N/A"
+    return "Enabled" if g.mig_enabled else "Disabled"
+
+
+def default_table(host: Host, index: int | None = None) -> str:
+    """The summary table; with ``index`` (``-i N``) only that GPU, its MIG devices and its processes, or
+    ``No devices were found`` when there is no such GPU (nvidia-smi_-i_missing_t4_r530_1.txt)."""
     model = model_of(host)
+    if index is not None and all(g.index != index for g in host.gpu_list):
+        return NO_DEVICES
     out = [f"{host.date:<31}", BOX,
            f"| NVIDIA-SMI {host.driver:<23}Driver Version: {host.driver:<13}CUDA Version: {host.cuda:<9}|",
            "|" + "-" * 41 + "+" + "-" * 22 + "+" + "-" * 22 + "+",
@@ -51,8 +68,8 @@ def default_table(host: Host) -> str:
            "| Fan  Temp   Perf          Pwr:Usage/Cap |         Memory-Usage | GPU-Util  Compute M. |",
            "|                                         |                      |               MIG M. |",
            "|" + "=" * 41 + "+" + "=" * 22 + "+" + "=" * 22 + "|"]
-    gpus = host.gpu_list
-    for _n, g in enumerate(gpus):
+    gpus = [g for g in host.gpu_list if index is None or g.index == index]
+    for g in gpus:
         pm = "On" if g.persistence else "Off"
         ecc = "On" if g.mig_enabled else str(g.ecc.dram_uncorrectable + g.ecc.sram_uncorrectable)
         mem = "N/A" if g.mig_enabled else f"{g.mem_used_mib}MiB / {model.memory_mib}MiB"
@@ -61,14 +78,14 @@ def default_table(host: Host) -> str:
         out.append(_row(f"{g.index:>4}  {model.name[:31]:<31}{pm:<3} ", f" {bus_id(g.index)} Off ", f"{ecc:>21} "))
         out.append(_row(f" N/A{str(g.temp_c) + 'C':>6}{g.perf:>6}{power:>24} ", f"{mem:>21} ",
                         f"{util:>8}{'Default':>13} "))
-        out.append(_row(" " * 41, " " * 22, f"{'Enabled' if g.mig_enabled else 'Disabled':>21} "))
+        out.append(_row(" " * 41, " " * 22, f"{_mig_mode(g, model):>21} "))
         out.append(RULE)
     out.append(" " * W)
     if any(g.mig_enabled for g in gpus):
         out += _mig_devices(host, [g for g in gpus if g.mig_enabled])
         out.append("")
     out += _processes(gpus)
-    lost = [g for g in host.gpu_list if g.lost]
+    lost = [g for g in gpus if g.lost]
     if lost:
         # A GPU that fell off the bus (Xid 79) makes nvidia-smi stop at the first handle it cannot get.
         return lost_message(lost[0])
@@ -76,10 +93,9 @@ def default_table(host: Host) -> str:
 
 
 def lost_message(g: Gpu) -> str:
-    """What nvidia-smi prints, and then stops, when a GPU no longer answers on the bus (wording as quoted in
-    github.com/JosephKJ/OWOD#81: "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost.
-    Reboot the system to recover this GPU")."""
-    return (f"Unable to determine the device handle for GPU {bus_id(g.index)[4:]}: GPU is lost. "
+    """What nvidia-smi prints, and then stops, when a GPU no longer answers on the bus, with the two spaces
+    after "lost." (nvidia-smi_gpu-lost_1.txt; markdown copies such as JosephKJ/OWOD#81 collapse them)."""
+    return (f"Unable to determine the device handle for GPU {bus_id(g.index)[4:]}: GPU is lost.  "
             "Reboot the system to recover this GPU")
 
 
@@ -108,7 +124,8 @@ def _mig_devices(host: Host, gpus: list[Gpu]) -> list[str]:
             out.append(f"|                  |{bar1:>30}  |           |                       |")
             out.append(MIG_RULE)
     if not any_inst:
-        out = out[:2] + [_pad("No MIG devices found"), BOX]
+        # The column heads stay; one line under them, and the box closes (R450 sample: same rows at 79).
+        out += [_pad(" No MIG devices found"), BOX]
     return out
 
 
@@ -155,19 +172,21 @@ def _fields(host: Host) -> dict[str, tuple[str, object]]:
         "persistence_mode": ("", lambda g: "Enabled" if g.persistence else "Disabled"),
         "pstate": ("", lambda g: g.perf),
         "temperature.gpu": ("", lambda g: str(g.temp_c)),
-        "temperature.memory": ("", lambda g: str(g.mem_temp_c)),
+        "temperature.memory": ("", lambda g: "N/A" if host.model in NO_MEMORY_SENSOR else str(g.mem_temp_c)),
         "utilization.gpu": ("%", lambda g: "[N/A]" if g.mig_enabled else str(g.util_pct)),
         "utilization.memory": ("%", lambda g: "[N/A]" if g.mig_enabled else str(g.mem_util_pct)),
         "memory.total": ("MiB", lambda g: str(m.memory_mib)),
         "memory.used": ("MiB", lambda g: str(g.mem_used_mib)),
-        "memory.free": ("MiB", lambda g: str(m.memory_mib - g.mem_used_mib)),
+        # Free leaves out what the driver reserves, as -q's FB Memory Usage does.
+        "memory.reserved": ("MiB", lambda g: str(RESERVED_MIB.get(host.model, 0))),
+        "memory.free": ("MiB", lambda g: str(max(m.memory_mib - RESERVED_MIB.get(host.model, 0) - g.mem_used_mib, 0))),
         "power.draw": ("W", lambda g: f"{g.power_w:.2f}"),
         "power.limit": ("W", lambda g: f"{_cap(g, m):.2f}"),
         "power.max_limit": ("W", lambda g: f"{m.power_cap_w:.2f}"),
         "clocks.sm": ("MHz", lambda g: str(g.sm_clock_mhz or m.max_sm_mhz)),
         "clocks.mem": ("MHz", lambda g: str(g.mem_clock_mhz or m.max_mem_mhz)),
         "clocks.max.sm": ("MHz", lambda g: str(m.max_sm_mhz)),
-        "mig.mode.current": ("", lambda g: "Enabled" if g.mig_enabled else "Disabled"),
+        "mig.mode.current": ("", lambda g: "[N/A]" if not m.mig else _mig_mode(g, m)),
         "ecc.errors.uncorrected.volatile.total": ("", lambda g: str(g.ecc.dram_uncorrectable + g.ecc.sram_uncorrectable)),
         "ecc.errors.corrected.volatile.total": ("", lambda g: str(g.ecc.dram_correctable + g.ecc.sram_correctable)),
         "clocks_throttle_reasons.active": ("", lambda g: _reasons_mask(g)),
@@ -183,12 +202,21 @@ _MASK = {"idle": 0x1, "applications_clocks": 0x2, "sw_power_cap": 0x4, "hw_slowd
          "sw_thermal": 0x20, "hw_thermal": 0x40, "hw_power_brake": 0x80, "display_clock": 0x100}
 
 
+# HW Slowdown is the umbrella of the two hardware causes, as -q nests them under it (nvidia_smi_q).
+_UNDER_HW_SLOWDOWN = {"hw_thermal", "hw_power_brake"}
+
+
+def _reasons(g: Gpu) -> set[str]:
+    r: set[str] = set(g.clocks_event)
+    return r | {"hw_slowdown"} if r & _UNDER_HW_SLOWDOWN else r
+
+
 def _reasons_mask(g: Gpu) -> str:
-    return f"0x{sum(_MASK[r] for r in set(g.clocks_event)):016X}"
+    return f"0x{sum(_MASK[r] for r in _reasons(g)):016X}"
 
 
 def _active(g: Gpu, reason: str) -> str:
-    return "Active" if reason in g.clocks_event else "Not Active"
+    return "Active" if reason in _reasons(g) else "Not Active"
 
 
 def query_gpu(host: Host, fields: str, fmt: str, ids: list[int] | None) -> str:
@@ -201,6 +229,8 @@ def query_gpu(host: Host, fields: str, fmt: str, ids: list[int] | None) -> str:
     if bad:
         # nvidia-smi's own wording for an unknown field.
         return f'Field "{bad[0]}" is not a valid field to query.\n\n'
+    if ids is not None and not any(g.index in ids for g in host.gpu_list):
+        return NO_DEVICES
     lines = []
     if "noheader" not in opts:
         lines.append(", ".join(f"{n} [{table[n][0]}]" if table[n][0] else n for n in names))
@@ -267,7 +297,8 @@ def topo(host: Host) -> str:
     out = ["\t" + "\t".join(labels) + "\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID"]
     for a, name in enumerate(labels):
         cells = [link(a, b) for b in range(len(labels))]
-        tail = f"\t{cpus[0 if a >= n or a < half else 1]}\t{0 if a >= n or a < half else 1}\t\tN/A" if a < n else ""
+        # A NIC row leaves the CPU Affinity, NUMA Affinity and GPU NUMA ID cells empty: four TABs.
+        tail = f"\t{cpus[0 if a < half else 1]}\t{0 if a < half else 1}\t\tN/A" if a < n else "\t\t\t\t"
         out.append(name + "\t" + "\t".join(cells) + tail)
     out += ["", LEGEND]
     if nics:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from study.lab import nvidia_smi, nvidia_smi_mig, nvidia_smi_q
 from study.lab.shell import run_line
 
-from .golden import sample, shape, system
+from .golden import SAMPLES, sample, shape, system
 
 
 def test_default_table_matches_r535_h100_sample_line_for_line():
@@ -159,3 +161,255 @@ def test_process_rows_match_a_real_r530_processes_box():
     s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "processes": procs}])
     rows = [ln for ln in nvidia_smi.default_table(s.host).split("\n") if "MiB |" in ln and "N/A  N/A" in ln]
     assert rows == R530_PROCESS_ROWS
+
+
+def _keys(lines: list[str]) -> list[str]:
+    """Each line's key with its indentation (the part before " : "), values dropped."""
+    return [ln.partition(" : ")[0].rstrip() for ln in lines]
+
+
+def _block(lines: list[str], head: str) -> list[str]:
+    """The lines of one 4-space section: its head and everything indented deeper, up to the next section."""
+    start = lines.index(head) if head in lines else next(k for k, ln in enumerate(lines) if ln.startswith(head + " "))
+    end = next((k for k in range(start + 1, len(lines)) if not lines[k].startswith("        ")), len(lines))
+    return lines[start:end]
+
+
+def test_full_query_tail_follows_the_r530_sample():
+    # nvidia-smi_-q_processes_t4_r530_1.txt: Compute Mode after the memory blocks, no Power Samples in a full
+    # -q, and a Processes block whose Type/Name/memory sit one level below the ids.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "processes": [
+        {"pid": 25384, "name": "nvidia-cuda-mps-server", "mem_mib": 26}]}])
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    ref = sample("nvidia-smi_-q_processes_t4_r530_1.txt")
+    assert _block(ours, "    Processes") == _block(ref, "    Processes")
+    for lines in (ours, ref):  # Compute Mode closes the memory blocks, right before Utilization
+        u = lines.index("    Utilization")
+        assert _keys(lines[u - 2:u + 1]) == ["        Free", "    Compute Mode", "    Utilization"]
+    assert "    Power Samples" not in ours and "    Power Samples" not in "\n".join(sample("nvidia-smi_-q_h100_1.txt"))
+    assert "    Power Samples" in run_line(s, "nvidia-smi -q -d POWER").split("\n")
+
+
+def test_query_output_ends_with_an_empty_line_like_the_real_one():
+    s = system(model="h100-sxm", gpu_count=1)
+    raw = (SAMPLES / "nvidia-smi_-q_processes_t4_r530_1.txt").read_text(encoding="utf-8")
+    assert raw.endswith(" MiB\n\n")
+    assert nvidia_smi_q.query(s.host, None, ["POWER"]).endswith(" N/A\n\n")
+
+
+def test_query_without_processes_says_none():
+    s = system(model="h100-sxm", gpu_count=1)
+    line = next(ln for ln in sample("nvidia-smi_-q_h100_1.txt") if ln.startswith("    Processes"))
+    assert line in nvidia_smi_q.query(s.host, None, None).split("\n")
+    assert line in run_line(s, "nvidia-smi -q -d PIDS").split("\n")
+
+
+def test_an_id_that_names_no_gpu_prints_what_nvidia_smi_prints():
+    # nvidia-smi_-i_missing_t4_r530_1.txt: `nvidia-smi -i 1` on a host whose only GPU is 0.
+    s = system(model="h100-sxm", gpu_count=8)
+    real = sample("nvidia-smi_-i_missing_t4_r530_1.txt")
+    assert nvidia_smi.default_table(s.host, 9).split("\n") == real
+    assert run_line(s, "nvidia-smi -q -i 9").split("\n") == real
+    assert run_line(s, "nvidia-smi --query-gpu=index --format=csv -i 9").split("\n") == real
+
+
+def test_default_table_with_an_index_shows_only_that_gpu():
+    s = system(model="h100-sxm", gpu_count=8, gpus=[{"index": 3, "processes": [
+        {"pid": 4935, "name": "python3", "mem_mib": 18256}]}, {"index": 5, "processes": [
+            {"pid": 77, "name": "python3", "mem_mib": 1}]}])
+    lines = nvidia_smi.default_table(s.host, 3).split("\n")
+    assert [ln[:6] for ln in lines if "00000000:" in ln] == ["|   3 "]
+    assert any("4935" in ln for ln in lines) and not any("    77  " in ln for ln in lines)
+
+
+def test_l40s_follows_its_samples_where_it_has_no_mig_and_no_memory_sensor():
+    s = system(model="l40s", gpu_count=1, gpus=[{"index": 0, "temp_c": 30}])
+    table = nvidia_smi.default_table(s.host).split("\n")
+    ref = sample("nvidia-smi_default_l40s_1.txt")
+    # R550 widens the middle cell; the MIG M. cell (the last 23 columns) is the same in R535.
+    mig_row = next(k for k, ln in enumerate(ref) if "NVIDIA L40S" in ln) + 2
+    assert table[table.index(next(ln for ln in table if "NVIDIA L40S" in ln)) + 2][-23:] == ref[mig_row][-23:]
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    real = sample("nvidia-smi_-q_l40s_1.txt")
+    assert _block(ours, "    MIG Mode") == _block(real, "    MIG Mode")
+    assert _block(ours, "    Temperature") == _block(real, "    Temperature")  # 30 C: the sample's reading
+    assert run_line(s, "nvidia-smi --query-gpu=mig.mode.current --format=csv,noheader") == "[N/A]"
+
+
+def test_mig_lci_for_one_gpu_instance():
+    s = system(model="a100-sxm4-80gb", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True, "mig": [
+        {"profile": "3g.40gb", "start": 4, "gi": 1}, {"profile": "3g.40gb", "start": 0, "gi": 2}]}])
+    rows = [ln for ln in nvidia_smi_mig.lci(s.host, 0, gi=2).split("\n") if "MIG " in ln]
+    assert [ln.split()[2] for ln in rows] == ["2"]
+    assert nvidia_smi_mig.lci(s.host, 0, gi=5) == "No compute instances found: Not Found"
+
+
+@pytest.mark.parametrize(("model", "ref"), [("h100-sxm", "nvidia-smi_-q_h100_1.txt"),
+                                            ("a100-sxm4-80gb", "nvidia-smi_-q_a100_1.txt"),
+                                            ("l40s", "nvidia-smi_-q_l40s_1.txt")])
+def test_every_full_query_section_has_the_samples_keys(model, ref):
+    # Each 4-space section the lab prints has the real section's keys, nesting and order (565.57.01 H100,
+    # 555.42.02 A100, 550.127.05 L40S); the real output also has sections the lab leaves out.
+    s = system(model=model, gpu_count=1)
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    real = sample(ref)
+    heads = [ln.partition(" : ")[0].rstrip() for ln in ours if ln.startswith("    ") and ln[4] != " "]
+    assert len(heads) > 30
+    for head in heads:
+        assert _keys(_block(ours, head)) == _keys(_block(real, head)), head
+    # ...and in the sample's order.
+    where = [next(k for k, ln in enumerate(real) if ln.partition(" : ")[0].rstrip() == h) for h in heads]
+    assert where == sorted(where)
+
+
+def test_query_d_utilization_has_the_r545_sample_blocks():
+    # nvidia-smi_-q_-d_UTILIZATION_r545_1.txt: the Utilization block, then GPU/Memory/ENC/DEC samples.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "util_pct": 99, "mem_util_pct": 74}])
+    ours = run_line(s, "nvidia-smi -q -d UTILIZATION -i 0").rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_-q_-d_UTILIZATION_r545_1.txt")
+    assert len(ours) == len(ref) and _keys(ours[9:]) == _keys(ref[9:])
+    assert ours[10] == ref[10] and ours[18] == ref[18]  # "Gpu : 99 %", the GPU samples' "Max : 99 %"
+    assert "    GPU Utilization Samples" not in nvidia_smi_q.query(s.host, None, None)
+
+
+def test_query_d_clock_has_the_samples_clock_blocks_in_order():
+    # nvidia-smi_-q_-d_PERFORMANCE-CLOCK-POWER-TEMPERATURE_h100_load_1.txt (R580 pads keys to 55, hence _keys).
+    s = system(model="h100-sxm", gpu_count=1)
+    ours = run_line(s, "nvidia-smi -q -d CLOCK").rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_-q_-d_PERFORMANCE-CLOCK-POWER-TEMPERATURE_h100_load_1.txt")
+    start = ref.index("    Clocks")
+    assert _keys(ours[ours.index("    Clocks"):]) == _keys(ref[start:])
+    for head in ("    SM Clock Samples", "    Memory Clock Samples"):  # values too: an H100 leaves them unfilled
+        assert [ln.partition(" : ")[2] for ln in _block(ours, head)] == [ln.partition(" : ")[2] for ln in _block(ref, head)]
+    assert "    SM Clock Samples" not in nvidia_smi_q.query(s.host, None, None)
+
+
+def test_topo_nic_rows_and_legend_follow_the_h100_sample_with_nics():
+    # nvidia-smi_topo_-m_nics_h100_1.txt (580.126.20): NIC rows end with four empty cells, GPU rows with
+    # affinity, NUMA node, an empty cell and N/A; then Legend and "NIC Legend:" with "  NICk: mlx5_k".
+    s = system(model="h100-sxm", gpu_count=8, ib=[
+        {"ca": f"mlx5_{k}", "netdev": f"ibp{k}s0", "near_gpu": 2 * k} for k in range(4)])
+    ours = nvidia_smi.topo(s.host).rstrip("\n").split("\n")
+    ref = sample("nvidia-smi_topo_-m_nics_h100_1.txt")
+    for mine, real in ((ours[1], ref[1]), (ours[9], ref[9])):  # GPU0 and NIC0
+        assert mine.split("\t")[0] == real.split("\t")[0]
+        assert mine.split("\t")[-4:] == real.split("\t")[-4:]
+    # A GPU row and a NIC row have as many cells (the header, which starts with a TAB, has one fewer).
+    assert len(ref[1].split("\t")) == len(ref[9].split("\t"))
+    assert len(ours[1].split("\t")) == len(ours[9].split("\t")) == len(ours[0].split("\t")) + 1
+    assert ours[1].split("\t")[9] == ref[1].split("\t")[9] == "PIX"  # GPU0 to its own NIC
+    assert ours[2].split("\t")[9] == ref[2].split("\t")[9] == "PXB"  # its switch neighbour to the same NIC
+    legend = ours.index("NIC Legend:")
+    assert ours[legend - 10:legend + 3] == ref[ref.index("NIC Legend:") - 10:ref.index("NIC Legend:") + 3]
+
+
+def test_mig_listing_for_a_gpu_that_is_not_there():
+    s = system(model="h100-sxm", gpu_count=8, gpus=[{"index": 0, "mig_enabled": True}])
+    assert run_line(s, "nvidia-smi mig -i 9 -lgi").split("\n") == sample("nvidia-smi_-i_missing_t4_r530_1.txt")
+    assert run_line(s, "nvidia-smi mig -i 1 -lgi") == "No MIG-enabled devices found."
+
+
+def test_mig_listing_on_a_gpu_without_mig_says_what_a_t4_says():
+    s = system(model="l40s", gpu_count=1)
+    real = sample("nvidia-smi_mig_-lgip_no-mig_t4_r530_1.txt")
+    for action in ("-lgip", "-lgi", "-lci"):
+        assert run_line(s, f"nvidia-smi mig {action}").split("\n") == real
+
+
+@pytest.mark.parametrize(("model", "ref"), [("h100-sxm", "nvidia-smi_-q_h100_1.txt"),
+                                            ("a100-sxm4-80gb", "nvidia-smi_-q_a100_1.txt"),
+                                            ("l40s", "nvidia-smi_-q_l40s_1.txt")])
+def test_memory_blocks_match_each_models_sample_when_idle(model, ref):
+    # The samples are idle GPUs using 1 MiB: Total, Reserved, Free and the BAR1 aperture are the model's own.
+    s = system(model=model, gpu_count=1, gpus=[{"index": 0, "mem_used_mib": 1}])
+    ours = run_line(s, "nvidia-smi -q -d MEMORY").rstrip("\n").split("\n")
+    real = sample(ref)
+    for head in ("    BAR1 Memory Usage", "    Conf Compute Protected Memory Usage"):
+        assert _block(ours, head) == _block(real, head)
+    fb, fb_real = _block(ours, "    FB Memory Usage"), _block(real, "    FB Memory Usage")
+    assert fb[:4] == fb_real[:4]  # head, Total, Reserved, Used
+    # nvidia-smi rounds each figure on its own (81559 - 454 - 1 = 81104, it prints 81106); the lab keeps
+    # Free = Total - Reserved - Used so a learner's sum comes out.
+    assert 0 <= int(fb_real[4].split()[-2]) - int(fb[4].split()[-2]) <= 2
+
+
+def test_a100_row_remap_after_xid63_matches_the_r510_sample():
+    # nvidia-smi_-q_ecc-remap_a100_1.txt: 177 correctable DRAM errors, one row remapped and pending, and the
+    # bank histogram's Max down from 640 to 639. (The sample's ECC block is R510's; R535 splits SRAM.)
+    s = system(model="a100-sxm4-80gb", gpu_count=8, gpus=[{"index": 0, "ecc": {"dram_correctable": 177},
+                                                           "remap": {"correctable": 1, "pending": True}}])
+    ours = run_line(s, "nvidia-smi -q -i 0 -d ROW_REMAPPER,ECC").split("\n")
+    ref = sample("nvidia-smi_-q_ecc-remap_a100_1.txt")
+    assert _block(ours, "    Retired Pages") == _block(ref, "    Retired Pages")
+    assert _block(ours, "    Remapped Rows")[:7] == _block(ref, "    Remapped Rows")
+    volatile = ours.index("        Volatile")
+    assert "            DRAM Correctable              : 177" in ours[volatile:volatile + 6]
+
+
+@pytest.mark.parametrize(("model", "ref"), [("h100-sxm", "nvidia-smi_-q_h100_1.txt"),
+                                            ("a100-sxm4-80gb", "nvidia-smi_-q_a100_1.txt"),
+                                            ("l40s", "nvidia-smi_-q_l40s_1.txt")])
+def test_model_constants_in_the_full_query_are_the_samples(model, ref):
+    # Lines that do not depend on load: sparse mode, the spare-row banks, the maximum clocks.
+    s = system(model=model, gpu_count=1)
+    ours = nvidia_smi_q.query(s.host, None, None).split("\n")
+    real = sample(ref)
+    assert next(ln for ln in ours if "Sparse" in ln) == next(ln for ln in real if "Sparse" in ln)
+    assert _block(ours, "        Bank Remap Availability Histogram")[:2] == \
+        _block(real, "        Bank Remap Availability Histogram")[:2]
+    assert _block(ours, "    Max Clocks") == _block(real, "    Max Clocks")
+
+
+def test_query_gpu_memory_free_agrees_with_the_q_block():
+    # memory.free is -q's FB "Free" (the driver's reserve left out); L40S has no memory temperature.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "mem_used_mib": 1}])
+    free = next(ln for ln in _block(nvidia_smi_q.query(s.host, None, ["MEMORY"]).split("\n"), "    FB Memory Usage")
+                if "Free" in ln).split()[-2]
+    line = "memory.total [MiB], memory.reserved [MiB], memory.used [MiB], memory.free [MiB]"
+    out = run_line(s, f"nvidia-smi --query-gpu={line.replace(' [MiB]', '').replace(' ', '')} --format=csv")
+    assert out.split("\n") == [line, f"81559 MiB, 454 MiB, 1 MiB, {free} MiB"]
+    l40s = system(model="l40s", gpu_count=1)
+    assert run_line(l40s, "nvidia-smi --query-gpu=temperature.memory --format=csv,noheader") == "N/A"
+
+
+def test_mig_enabled_without_instances_keeps_the_column_heads_like_the_r450_sample():
+    # nvidia-smi_default_mig_a100_old-r450_1.txt (79 columns): MIG devices title, the heads, "=" rule, one
+    # "No MIG devices found" line two spaces in, the closing rule. The lab draws the same rows at 89.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True}])
+    ours = nvidia_smi.default_table(s.host).split("\n")
+    ref = sample("nvidia-smi_default_mig_a100_old-r450_1.txt")
+    mine = ours[ours.index(next(ln for ln in ours if "MIG devices:" in ln)) - 1:][:9]
+    real = ref[ref.index(next(ln for ln in ref if "MIG devices:" in ln)) - 1:][:9]
+    assert [ln[:2] + ln.strip("|+ -=")[:4] for ln in mine] == [ln[:2] + ln.strip("|+ -=")[:4] for ln in real]
+    assert mine[7].startswith("|  No MIG devices found ") and real[7].startswith("|  No MIG devices found ")
+    assert set(mine[8]) == set(real[8]) == {"+", "-"}
+
+
+def test_mig_lgip_on_a_fresh_h100_has_the_hopper_samples_rows():
+    # nvidia-smi_mig_-lgip_h100nvl_1.txt (550.127.06, H100 NVL 94GB): the same seven profile IDs, SM, DEC,
+    # ENC, CE, JPEG and OFA counts and columns; only the names' GB and the GiB column differ from an 80GB SXM.
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "mig_enabled": True}])
+    ours = nvidia_smi_mig.lgip(s.host, 0).split("\n")
+    ref = sample("nvidia-smi_mig_-lgip_h100nvl_1.txt")
+    assert len(ours) == len(ref)
+
+    def cells(line: str) -> str:  # everything but the profile name and the memory column
+        return line[:11] + line[23:41] + line[52:]
+
+    assert [cells(ln) for ln in ours] == [cells(ln) for ln in ref]
+
+
+def test_a_lost_gpu_stops_nvidia_smi_with_the_real_wording():
+    s = system(model="h100-sxm", gpu_count=8, gpus=[{"index": 3, "lost": True}])
+    real = sample("nvidia-smi_gpu-lost_1.txt")
+    for cmd in ("nvidia-smi", "nvidia-smi -L", "nvidia-smi -q"):
+        assert [shape(ln) for ln in run_line(s, cmd).split("\n")] == [shape(ln) for ln in real]
+
+
+def test_csv_event_reasons_agree_with_the_q_block():
+    s = system(model="h100-sxm", gpu_count=1, gpus=[{"index": 0, "clocks_event": ["hw_thermal"]}])
+    q = run_line(s, "nvidia-smi -q -d PERFORMANCE").split("\n")
+    assert "        HW Slowdown                       : Active" in q
+    csv = run_line(s, "nvidia-smi --query-gpu=clocks_throttle_reasons.hw_slowdown,clocks_throttle_reasons.active"
+                      " --format=csv,noheader")
+    assert csv == "Active, 0x0000000000000048"  # HW Slowdown 0x8 + HW Thermal Slowdown 0x40 (NVML bits)
