@@ -158,6 +158,11 @@ def env_for(tmp: Path, mark: Path) -> dict[str, str]:
     env.update(STUDY_TUI_BENCH=str(mark), STUDY_DB=str(tmp / "bench.db"), TERM="xterm-256color",
                TEXTUAL_ANIMATIONS="none", XDG_CACHE_HOME=str(tmp / "cache"))
     env.pop("NO_COLOR", None)
+    # Bytecode on, as a learner's Python has it: an installed study runs from .pyc files (pip compiles what it
+    # installs; an editable checkout writes __pycache__ on the first run, which the warm-up run is). With
+    # PYTHONDONTWRITEBYTECODE, set on some machines, every run would time the compiler on our ~25 modules
+    # while the baselines' site-packages still had their .pyc.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 

@@ -12,33 +12,41 @@ import importlib
 import sys
 from collections.abc import Sequence  # already loaded by argparse's imports; `typing` would cost 4 ms
 
-# Order here is the order shown by ``study --help``. Each module registers the command of its own name
-# (``import_`` registers ``import``), so a command line that names one builds only that parser; a module may
-# register more commands, which the full parser (built when the name is not a module's) finds.
-COMMAND_MODULES = (
-    "tui",
-    "quiz",
-    "calc",
-    "lab",
-    "lint",
-    "schema",
-    "bank",
-    "preview",
-    "new",
-    "analyze",
-    "regrade",
-    "stats",
-    "settings",
-    "plan",
-    "control",
-    "sync",
-    "export",
-    "import_",
-    "reports",
-    "reset",
-    "locate",
-    "serve",
+# Every command: its name, the module under ``study.commands`` that registers it, and its one-line help. Order
+# here is the order shown by ``study --help``. ``study --help`` (and a mistyped command, which argparse answers
+# with its "did you mean") is built from this table alone, importing no command module; a test checks that the
+# table says what the modules register.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("tui", "tui", "open the Textual app (the default when no command is given)"),
+    ("quiz", "quiz", "take a practice quiz or a timed exam; --plain runs it in a plain terminal"),
+    ("calc", "calc", "the sizing calculator on its own"),
+    ("lab", "lab", "operations labs: read real tools' output on a simulated GPU cluster (--list, --run, --plain)"),
+    ("lint", "lint", "check question and topic files (path:line:col: error|warning: CODE message)"),
+    ("schema", "schema", "print the JSON Schema of question files (for editor validation)"),
+    ("bank", "bank", "facts about the question bank"),
+    ("preview", "preview", "show questions as a learner sees them, with answers and derivations"),
+    ("new", "new", "start a new question from a commented skeleton"),
+    ("analyze", "analyze",
+     "item analysis of many learners' results (Moodle quiz statistics), flagging broken questions"),
+    ("regrade", "regrade",
+     "mark your stored answers again after a question's key was fixed, and replay the schedule"),
+    ("stats", "stats", "your progress: exam readiness, per-domain mastery, streak, reviews due"),
+    ("settings", "settings", "show or change your settings (exam date, daily goal, retention, theme, LRS)"),
+    ("plan", "plan", "days to your exam and today's plan (reviews, new questions, minutes)"),
+    ("suspend", "control", "hold a card or question back from reviews and quizzes until you unsuspend it"),
+    ("unsuspend", "control", "let a suspended or buried card or question come back"),
+    ("bury", "control", "hold a card or question back until tomorrow"),
+    ("sync", "sync", "send your answers and exams to a learning record store (xAPI)"),
+    ("export", "export", "back up all progress, or export questions/cards/results for Moodle, Anki or an LRS"),
+    ("import", "import_",
+     "restore or merge a progress backup, or turn a Moodle GIFT file into a question YAML file"),
+    ("reports", "reports", "list the problems you reported with questions (press R on a question in the app)"),
+    ("reset", "reset", "erase all progress (a JSON backup is written first)"),
+    ("locate", "locate", "print where content, questions and the progress store are"),
+    ("serve", "serve", "open the app in a web browser (offline, behind a one-time token)"),
 )
+COMMAND_MODULES = tuple(dict.fromkeys(module for _name, module, _help in COMMANDS))
+_MODULE_OF = {name: module for name, module, _help in COMMANDS}
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -55,6 +63,12 @@ class StudyParser(argparse.ArgumentParser):
         where = self.prog.removeprefix("study").strip()
         self.exit(EXIT_USAGE, f"study: error: {where + ': ' if where else ''}{message}\n")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        formatter = self.formatter_class(prog=self.prog, width=_terminal_width() - 2)  # type: ignore[call-arg]
+        if hasattr(self, "color") and hasattr(formatter, "_set_color"):  # Python 3.14's coloured help
+            formatter._set_color(self.color)
+        return formatter
+
     def _check_value(self, action: argparse.Action, value: object) -> None:
         choices = action.choices
         if choices is not None and value not in choices:
@@ -70,10 +84,11 @@ class StudyParser(argparse.ArgumentParser):
 _GLOBAL_OPTIONS = {"--db": True, "--no-watch": False}
 
 
-def wanted_modules(argv: Sequence[str]) -> tuple[str, ...]:
+def wanted_modules(argv: Sequence[str]) -> tuple[str, ...] | None:
     """The command modules a command line needs: only the named command's (``study calc ...`` imports no
-    other command module and so none of their dependencies), none for the bare app, all for ``--help`` or a
-    word that is not a command (argparse then lists them, with its "did you mean")."""
+    other command module and so none of their dependencies), none for the bare app, and None where the
+    commands' names and help are enough: ``--help``, ``--version``, an unknown option or a word that is not a
+    command (argparse then lists the commands, with its "did you mean")."""
     words = iter(argv)
     for word in words:
         option = word.split("=", 1)[0]
@@ -82,13 +97,29 @@ def wanted_modules(argv: Sequence[str]) -> tuple[str, ...]:
                 next(words, None)
             continue
         if word.startswith("-"):
-            return COMMAND_MODULES
-        mine = tuple(m for m in COMMAND_MODULES if m.rstrip("_") == word)
-        return mine or COMMAND_MODULES
+            return None
+        return (_MODULE_OF[word],) if word in _MODULE_OF else None
     return ()
 
 
-def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+def _terminal_width() -> int:
+    """What argparse's formatter would ask ``shutil`` for, without importing it (and bz2, lzma, fnmatch) for
+    one number: $COLUMNS, else the terminal's width, else 80."""
+    import os
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+def build_parser(modules: Sequence[str] | None = COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The parser with the commands of ``modules`` fully registered; with None, every command by its name and
+    help only (enough for the top-level help and for a mistyped command)."""
     from study import __version__
 
     parser = StudyParser(
@@ -110,6 +141,10 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
         help="app: do not reload question and card files when they change (also STUDY_WATCH=0)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    if modules is None:
+        for name, _module, help_ in COMMANDS:
+            sub.add_parser(name, help=help_)
+        return parser
     for name in modules:
         try:
             module = importlib.import_module(f"study.commands.{name}")

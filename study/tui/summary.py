@@ -50,18 +50,38 @@ FIRST_STEPS = (
 NEXT_ROWS = 8  # objectives listed under "Study next"; the panel shows as many as its height allows
 
 
-def next_table(rows: list[tuple[str, str, str]]) -> Any:
-    """Objective, title and gain per row; the title takes the width the panel has (cut with … only when
-    it must), the gain stays right-aligned."""
-    from rich.table import Table
+class NextRow:
+    """One "study next" row: objective, title and gain. The title takes the width the panel has (cut with …
+    only when it must), the gain stays right-aligned. A one-line renderable rather than a Rich table per row:
+    Home paints these at start-up, several times over while the terminal settles its size, and a table's
+    column measuring was a seventh of that first paint."""
 
-    table = Table.grid(expand=True, padding=(0, 1))
-    table.add_column(no_wrap=True)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    table.add_column(no_wrap=True, justify="right", style="dim")
-    for row in rows:
-        table.add_row(*row)
-    return table
+    def __init__(self, objective: str, title: str, gain: str) -> None:
+        self.objective, self.title, self.gain = objective, title, gain
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import Text
+
+        width = options.max_width
+        room = max(0, width - len(self.objective) - len(self.gain) - 2)
+        title = self.title if len(self.title) <= room else self.title[: max(0, room - 1)] + "…"
+        line = Text(f"{self.objective} {title.ljust(room)} ", no_wrap=True, overflow="crop")
+        line.append(self.gain, style="dim")
+        line.truncate(width)
+        yield line
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        from rich.measure import Measurement
+
+        return Measurement(len(self.objective) + len(self.gain) + 4, options.max_width)
+
+
+def next_table(rows: list[tuple[str, str, str]]) -> Any:
+    """The rows of "study next" as one renderable each (see :class:`NextRow`); several rows are stacked."""
+    from rich.console import Group
+
+    items = [NextRow(*row) for row in rows]
+    return items[0] if len(items) == 1 else Group(*items)
 
 
 def home(services: Services) -> dict[str, Any]:

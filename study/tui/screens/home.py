@@ -211,6 +211,16 @@ class HomeScreen(Screen):
         self.app.call_from_thread(self._show, data)
 
     def _show(self, data: dict[str, Any], from_snapshot: bool = False) -> None:
+        # One layout and paint for the dozen updates below, not one each: at start-up they came before the
+        # first paint, which took five layouts of the whole screen.
+        with self.app.batch_update():
+            self._fill(data)
+        if from_snapshot:
+            self.app.snapshot_shown()
+        else:
+            self.app.home_shown()
+
+    def _fill(self, data: dict[str, Any]) -> None:
         self.query_one("#home-countdown", Static).update(data["countdown"])
         self.query_one("#home-readiness", BarChart).set_rows(data["readiness_rows"])
         self.query_one("#home-due", Static).update(data["today"])
@@ -235,7 +245,3 @@ class HomeScreen(Screen):
         problems.update(data["problems"])
         problems.display = bool(data["problems"])
         self.refresh_bindings()
-        if from_snapshot:
-            self.app.snapshot_shown()
-        else:
-            self.app.home_shown()
