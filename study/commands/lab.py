@@ -67,11 +67,26 @@ def _run(args: argparse.Namespace) -> int:
 
     store = None if args.no_store else _open_store(args)
     try:
-        run_plain(LabSession(case, store=store), sys.stdin, sys.stdout)
+        run_plain(LabSession(case, store=store, objective_titles=_objective_titles()), sys.stdin, sys.stdout)
     finally:
         if store is not None:
             store.close()
     return 0
+
+
+def _objective_titles() -> dict[str, str]:
+    """The blueprint's objective titles, stored with each answer as the app stores them (the results and the
+    answer review name an objective by its title)."""
+    from study.bank.load import load_blueprint
+    from study.paths import blueprint_path
+
+    try:
+        blueprint = load_blueprint(blueprint_path())
+    except (OSError, ValueError) as exc:
+        print(f"study: warning: cannot read the blueprint ({exc}); objectives are stored without titles",
+              file=sys.stderr)
+        return {}
+    return {o.id: o.title for d in blueprint.domains for o in d.objectives}
 
 
 def _open_store(args: argparse.Namespace):  # type: ignore[no-untyped-def]

@@ -78,8 +78,17 @@ def test_plain_mode_grades_and_records_attempts_with_mode_lab(tmp_path, monkeypa
     store.close()
     import sqlite3
 
-    rows = sqlite3.connect(db).execute("SELECT item_id, mode, correct FROM attempts").fetchall()
-    assert rows == [("lab.power-cap.cap-watts", "lab", 1)]
+    rows = sqlite3.connect(db).execute("SELECT item_id, mode, correct, shown_json FROM attempts").fetchall()
+    assert [r[:3] for r in rows] == [("lab.power-cap.cap-watts", "lab", 1)]
+    import json
+
+    from study.bank.load import load_blueprint
+    from study.paths import blueprint_path
+
+    titles = {o.id: o.title for d in load_blueprint(blueprint_path()).domains for o in d.objectives}
+    shown = json.loads(rows[0][3])
+    # Stored as the app stores it: the results and answer review name the objective by its title.
+    assert shown["objective_title"] == titles[shown["objective"]] != ""
 
 
 def _lint(tmp_path: Path, text: str):
