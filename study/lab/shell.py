@@ -63,15 +63,20 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
             if k + 1 >= len(rest) or not rest[k + 1].isdigit():
                 raise unknown("nvidia-smi", argv)
             index, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
-        gi_filter = False
-        if len(rest) >= 2 and rest[0] == "-gi" and rest[1].isdigit():
-            gi_filter, rest = True, rest[2:]
-        if rest not in (["-lgip"], ["-lgi"], ["-lci"]) or (gi_filter and rest != ["-lci"]):
+        gi: int | None = None
+        if "-gi" in rest:  # -gi N, before or after -lci, picks one GPU instance's compute instances
+            k = rest.index("-gi")
+            if k + 1 >= len(rest) or not rest[k + 1].isdigit():
+                raise unknown("nvidia-smi", argv)
+            gi, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
+        if rest not in (["-lgip"], ["-lgi"], ["-lci"]) or (gi is not None and rest != ["-lci"]):
             raise unknown("nvidia-smi", argv)
         missing = mig.no_mig(host, index)
         if missing:
             return missing
-        return {"-lgip": mig.lgip, "-lgi": mig.lgi, "-lci": mig.lci}[rest[0]](host, index)
+        if rest == ["-lci"]:
+            return mig.lci(host, index, gi)
+        return {"-lgip": mig.lgip, "-lgi": mig.lgi}[rest[0]](host, index)
     index: int | None = None
     groups: list[str] | None = None
     query = fmt = None
@@ -105,9 +110,7 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
         return smi.lost_message(lost[0]) if lost else nvidia_smi_q.query(host, index, groups)
     if groups is not None or fmt is not None:
         raise unknown("nvidia-smi", argv)
-    if index is not None:
-        raise unknown("nvidia-smi", argv)
-    return smi.lost_message(lost[0]) if lost else smi.default_table(host)
+    return smi.lost_message(lost[0]) if lost else smi.default_table(host, index)
 
 
 def run_tool(system: System, tool: str, argv: list[str]) -> str:

@@ -193,3 +193,18 @@ def test_shipped_exhibit_questions_render(tmp_path):
     assert len(exhibits) >= 20
     for q in exhibits:
         assert "```text\n$ " in instantiate(q, 0).stem
+
+
+def test_nvidia_smi_i_shows_one_gpu_and_mig_gi_filters_compute_instances(capsys):
+    assert main(["lab", "power-cap", "--run", "nvidia-smi -i 2"]) == 0
+    one = capsys.readouterr().out
+    rows = [ln for ln in one.splitlines() if "NVIDIA H100" in ln]
+    assert len(rows) == 1 and rows[0].startswith("|   2  ")
+    assert main(["lab", "power-cap", "--run", "nvidia-smi -i 9"]) == 0
+    assert capsys.readouterr().out == "No devices were found\n"
+
+    assert main(["lab", "mig-layout-read", "--run", "nvidia-smi mig -lci"]) == 0
+    every = [ln for ln in capsys.readouterr().out.splitlines() if "MIG " in ln]
+    assert main(["lab", "mig-layout-read", "--run", "nvidia-smi mig -gi 3 -lci"]) == 0
+    picked = [ln for ln in capsys.readouterr().out.splitlines() if "MIG " in ln]
+    assert len(every) > 1 and picked == [ln for ln in every if ln.split()[2] == "3"]
