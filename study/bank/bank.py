@@ -255,7 +255,7 @@ def builtin_topic_files() -> list[Path]:
     return [p for p in iter_files([paths.topics_dir()], (".md",)) if p.name.lower() != "readme.md"]
 
 
-_CACHE: dict[tuple, Bank] = {}
+_CACHE: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Bank] = {}
 
 
 def bank_sources(

@@ -241,14 +241,19 @@ def question_flaws(q: Question, common: frozenset[str] = frozenset()) -> list[Fl
     if echo:
         out.append(echo)
     seen: set[str] = set()
-    return [f for f in out if not (f.code in seen or seen.add(f.code))]
+    first = []
+    for f in out:
+        if f.code not in seen:
+            seen.add(f.code)
+            first.append(f)
+    return first
 
 
 def flaw_findings(questions: Sequence[Question], common: frozenset[str] | None = None) -> list[Diagnostic]:
     """Warnings at each question's line; ``common`` defaults to the common words of ``questions``."""
     if common is None:
         common = common_words(questions)
-    out = []
+    out: list[Diagnostic] = []
     for q in questions:
         src = q.source
         if src is None:

@@ -83,7 +83,7 @@ class _Located:
         self.position(q, ())
         doc = self._docs.get(q.source.path)
         index = self._index(q, doc) if doc is not None else None
-        if index is None:
+        if doc is None or index is None:
             return q.source.line, q.source.line
         first, last = doc.span(("questions", index))
         return first, last
@@ -232,7 +232,7 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 report(path, "error", "calc-error", text + (f" (with {shown})" if shown else ""), offset=offset)
                 failed.add(path)
                 continue
-            if unit_info is not None and path[0] != "stem":
+            if unit_info is not None and answer is not None and path[0] != "stem":  # unit_info implies answer
                 try:
                     values[path] = calc.value_in_unit(ev, answer.unit)
                 except calc.DimensionError:
@@ -261,14 +261,14 @@ def _calc_findings(q: Question, where: _Located) -> list[Diagnostic]:
                 report(("answer", "value"), "error", "value-mismatch", f"value {answer.value:g} {answer.unit} disagrees with calc, which gives {expected:.6g} {answer.unit}")
                 failed.add(("answer", "value"))
         for i, _d in enumerate(q.distractors or ()):
-            path = ("distractors", i, "calc")
-            dv = values.get(path, _d.value)
-            if dv is None or path in failed:
+            dpath = ("distractors", i, "calc")
+            dv = values.get(dpath, _d.value)
+            if dv is None or dpath in failed:
                 continue
             if _within(dv, expected, answer.tolerance, calc, unit_info):
                 shown = ", ".join(f"{k}={v}" for k, v in env.items())
                 report(("distractors", i), "error", "distractor-within-tolerance", f"distractor gives {dv:.4g} {answer.unit}, inside the {tol_text} tolerance of the answer {expected:.4g} {answer.unit}" + (f" (with {shown})" if shown else ""))
-                failed.add(path)
+                failed.add(dpath)
         # Two distractors the learner cannot tell apart: the quiz drops one and shows fewer options.
         dvals = [(i, values.get(("distractors", i, "calc"), d.value)) for i, d in enumerate(q.distractors or ())]
         for a in range(len(dvals)):

@@ -10,7 +10,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
@@ -76,7 +76,13 @@ class RangeValues(Sequence[int | float]):
     def __len__(self) -> int:
         return self._count
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> int | float: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int | float]: ...
+
+    def __getitem__(self, i: int | slice) -> int | float | list[int | float]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._count))]
         if i < 0:

@@ -57,7 +57,7 @@ def _percent(part: int, whole: int) -> float:
 
 
 def _breakdown(qs: list[Question]) -> dict[str, Any]:
-    types = Counter(q.type for q in qs)
+    types: Counter[str] = Counter(q.type for q in qs)
     diff = Counter(str(q.difficulty) for q in qs)
     return {
         "by_type": {t: types.get(t, 0) for t in QUESTION_TYPES},

@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -178,7 +178,12 @@ class Document:
         return _line_col(self.line_starts, start + found)
 
 
-def _index(line_starts: list[int], mark: Any) -> int:
+class _Mark(Protocol):  # yaml.error.Mark and libyaml's yaml._yaml.Mark alike
+    line: int
+    column: int
+
+
+def _index(line_starts: list[int], mark: _Mark) -> int:
     # libyaml's marks count lines and columns in characters; rebuild the character index from them.
     return line_starts[min(mark.line, len(line_starts) - 1)] + mark.column
 
@@ -410,7 +415,7 @@ def _syntax_hint(text: str, exc: yaml.MarkedYAMLError) -> str | None:
     if not ("expected '-' indicator" in problem or "expected key" in problem or "expected <block end>" in problem):
         return None
     here = _indent(row)
-    above = next((r for r in reversed(rows[:mark.line]) if r.strip() and not r.lstrip().startswith("#")), None)
+    prior = next((r for r in reversed(rows[:mark.line]) if r.strip() and not r.lstrip().startswith("#")), None)
     ctx = exc.context_mark
     what = "item" if row.lstrip().startswith("-") else "key"
     if what == "item" and (item := _item_hint(rows, mark.line)):
@@ -418,9 +423,9 @@ def _syntax_hint(text: str, exc: yaml.MarkedYAMLError) -> str | None:
     if ctx is not None and ctx.line < mark.line and here != ctx.column and rows[ctx.line].strip():
         return (f"this {what} is indented {here} spaces, but the list or mapping it continues (from line "
                 f"{ctx.line + 1}) is at {ctx.column}: indent it like its siblings")
-    if above is not None and _indent(above) > here:
-        return (f"this {what} is indented {here} spaces, less than the line above ({_indent(above)}): if it belongs "
-                f"with that line, indent it to {_indent(above)} like its siblings")
+    if prior is not None and _indent(prior) > here:
+        return (f"this {what} is indented {here} spaces, less than the line above ({_indent(prior)}): if it belongs "
+                f"with that line, indent it to {_indent(prior)} like its siblings")
     return f"this {what} is not indented like its siblings: check its indentation against the lines around it"
 
 
@@ -440,8 +445,9 @@ def _count_nodes(text: str) -> Finding | None:
         if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)):
             count += 1
             if count > MAX_NODES:
-                mark = event.start_mark
-                return Finding(mark.line + 1, mark.column + 1, "error", "too-large",
+                start = event.start_mark  # libyaml marks every event; the stubs allow None
+                line, col = (start.line + 1, start.column + 1) if start is not None else (1, 1)
+                return Finding(line, col, "error", "too-large",
                                f"the file holds more than {MAX_NODES:,} values (lists, mappings and scalars); "
                                "a question file is a few thousand: split it, or is it not a question file?")
     return None

@@ -17,7 +17,7 @@ import inspect
 import math
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, cast
 from collections.abc import Callable, Iterable, Iterator
 
 from study.calc.units import ONE, Dim, Quantity, dimension_name, format_quantity, parse_quantity, parse_unit
@@ -328,13 +328,23 @@ class Formula:
         return parse_unit(self.unit).dim
 
 
+class FormulaFn(Protocol):
+    """A registered formula: called with keyword inputs it returns a ``Result``; ``raw`` is the undecorated
+    body, which another formula calls on inputs it has already coerced."""
+
+    raw: Callable[..., Any]
+    __name__: str
+
+    def __call__(self, **kwargs: Any) -> Result: ...
+
+
 FUNCTIONS: dict[str, Formula] = {}
 BY_PYNAME: dict[str, Formula] = {}
 
 
 def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
             help: dict[str, str] | None = None,
-            at_least: dict[str, float] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Result]]:
+            at_least: dict[str, float] | None = None) -> Callable[[Callable[..., Any]], FormulaFn]:
     """Register ``fn`` under ``name``; its keyword-only parameters must be names from ``SHARED``.
 
     ``at_least`` narrows a shared range for this formula (``seq_len`` may be 0 for a decode step, not for a
@@ -343,7 +353,7 @@ def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
     ``fn`` returns ``(value, steps, inputs)``; the wrapper builds the ``Result``.
     """
 
-    def deco(fn: Callable[..., Any]) -> Callable[..., Result]:
+    def deco(fn: Callable[..., Any]) -> FormulaFn:
         sig = inspect.signature(fn)
         params = []
         for pname, p in sig.parameters.items():
@@ -382,11 +392,12 @@ def formula(name: str, *, unit: str, summary: str, formula: str, source: str,
         wrapper.__qualname__ = fn.__qualname__
         wrapper.__doc__ = fn.__doc__
         wrapper.__module__ = fn.__module__
-        wrapper.raw = fn  # type: ignore[attr-defined]  # the body, for formulas that reuse another on coerced inputs
+        registered = cast(FormulaFn, wrapper)  # a function object takes the extra attribute the Protocol names
+        registered.raw = fn
         f = Formula(name, fn.__name__, unit, summary, formula, source, ptuple, wrapper, inspect.cleandoc(fn.__doc__ or ""))
         FUNCTIONS[name] = f
         BY_PYNAME[fn.__name__] = f
-        return wrapper
+        return registered
 
     return deco
 

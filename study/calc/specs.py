@@ -13,14 +13,16 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from study.calc.units import BANDWIDTH, BYTES, FLOP_RATE, POWER, Quantity, parse_quantity
+from study.calc.units import BANDWIDTH, BYTES, FLOP_RATE, POWER, Dim, Quantity, parse_quantity
 
 
 class CatalogError(LookupError, ValueError):
     """An unknown id (with suggestions) or an invalid catalog file."""
 
+
+_T = TypeVar("_T")
 
 _NORM = re.compile(r"[\s._\-/]+")
 
@@ -143,8 +145,17 @@ class Catalog:
     links: dict[str, Link] = field(default_factory=dict)
     _index: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    def _find(self, kind: str, key: str) -> Any:
-        table = {"gpu": self.gpus, "model": self.models, "link": self.links}[kind]
+    def _find(self, kind: str, key: str) -> GPU | Model | Link:
+        """Look ``key`` up in the ``kind`` table (``gpu``, ``model`` or ``link``)."""
+        if kind == "gpu":
+            return self.gpu(key)
+        if kind == "model":
+            return self.model(key)
+        if kind == "link":
+            return self.link(key)
+        raise CatalogError(f"unknown catalog kind {kind!r}")
+
+    def _lookup(self, kind: str, table: dict[str, _T], key: str) -> _T:
         if key in table:
             return table[key]
         idx = self._index[kind]
@@ -165,7 +176,8 @@ class Catalog:
         that accepted it would give an author who meant the PCIe card the wrong figures. A key is ambiguous
         when it is not an id itself and each of its words starts a word of two or more ids (``a100 80gb``:
         the SXM and the PCIe 80 GB)."""
-        table = {"gpu": self.gpus, "model": self.models, "link": self.links}[kind]
+        table: dict[str, GPU] | dict[str, Model] | dict[str, Link] = (
+            self.gpus if kind == "gpu" else self.models if kind == "model" else self.links)
         if key in table or normalize(key) in {normalize(i) for i in table}:
             return []
         words = [w for w in _NORM.split(key.strip().lower()) if w]
@@ -176,13 +188,13 @@ class Catalog:
         return hits if len(hits) > 1 else []
 
     def gpu(self, key: str) -> GPU:
-        return self._find("gpu", key)
+        return self._lookup("gpu", self.gpus, key)
 
     def model(self, key: str) -> Model:
-        return self._find("model", key)
+        return self._lookup("model", self.models, key)
 
     def link(self, key: str) -> Link:
-        return self._find("link", key)
+        return self._lookup("link", self.links, key)
 
 
 def _specs_dir() -> Path:
@@ -285,17 +297,23 @@ class _Entry:
             raise self.fail(f"field {name!r} should be {kind}, got {v!r}")
         return v
 
-    def qty(self, name: str, dim: Any, default: Any = ...) -> float | None:
-        v = self.get(name, default)
-        if v is None or v is default:
-            return v
+    def qty(self, name: str, dim: Dim) -> float:
+        """A required quantity in ``dim``'s unit, as a plain SI float."""
+        return self._to(name, dim, self.get(name))
+
+    def qty_opt(self, name: str, dim: Dim) -> float | None:
+        """An optional quantity: ``None`` when the field is absent or null."""
+        v = self.get(name, None)
+        return None if v is None else self._to(name, dim, v)
+
+    def _to(self, name: str, dim: Dim, v: object) -> float:
         try:
             q = parse_quantity(str(v))
         except ValueError as exc:
             raise self.fail(f"{name}: {exc}") from None
         if q.dim != dim:
             raise self.fail(f"{name}: {v!r} has the wrong unit")
-        return q.value
+        return float(q.value)
 
     def done(self) -> None:
         extra = set(self.data) - self.used
@@ -348,7 +366,7 @@ def load(specs: Path | None = None) -> Catalog:
             sparse=sparse,
             fp32_tflops=e.get("fp32_tflops", None, (int, float)),
             nvlink=e.get("nvlink", None, str),
-            nvlink_bandwidth_bytes_s=e.qty("nvlink_bandwidth", BANDWIDTH, None),
+            nvlink_bandwidth_bytes_s=e.qty_opt("nvlink_bandwidth", BANDWIDTH),
             pcie=e.get("pcie", None, str),
             mig=e.get("mig", 0, int),
             form_factor=e.get("form_factor", "", str),

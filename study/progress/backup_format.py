@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from collections.abc import Callable
 
 from pydantic import (
@@ -30,6 +30,9 @@ from pydantic import (
 )
 
 from study.progress.store import MODES, RETENTION_RANGE, parse_iso, utc_iso
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 FORMAT = "study-progress"
 FORMAT_VERSION = 1
@@ -354,7 +357,7 @@ def leave_out_unrestorable(data: dict[str, Any], read_session: SessionReader | N
     except ValidationError:
         pass
     left_out = {}
-    rows_of = {"attempts": AttemptRow, "reviews": ReviewRow, "sessions": SessionRow, "items": ItemRow,
+    rows_of: dict[str, type[BaseModel]] = {"attempts": AttemptRow, "reviews": ReviewRow, "sessions": SessionRow, "items": ItemRow,
                "reports": ReportRow}
     for key, model in rows_of.items():
         rows = data.get(key)
@@ -414,7 +417,7 @@ _PLAIN = {
 }
 
 
-def _describe(problem: dict[str, Any]) -> str:
+def _describe(problem: ErrorDetails) -> str:
     loc = list(problem["loc"])
     where = ""
     if len(loc) >= 2 and loc[0] in _ROW_NAMES and isinstance(loc[1], int):

@@ -35,7 +35,7 @@ def next_due(store: Store, now: dt.datetime, kind: str | None = None,
     sql = ("SELECT i.item_id, max(i.due, coalesce(c.buried_until, '')) AS at FROM items AS i"
            " LEFT JOIN item_control AS c ON c.item_id = i.item_id WHERE coalesce(c.suspended, 0) = 0"
            " AND max(i.due, coalesce(c.buried_until, '')) > ?")
-    args: list = [stamp]
+    args: list[str] = [stamp]
     if kind is not None:
         sql += " AND i.kind = ?"
         args.append(kind)

@@ -13,7 +13,7 @@ import hashlib
 import sqlite3
 from collections.abc import Callable
 
-_V1 = [
+_V1: list[str | Callable[[sqlite3.Connection], None]] = [
     """CREATE TABLE sessions (
         id          TEXT PRIMARY KEY,
         kind        TEXT NOT NULL,
@@ -193,7 +193,7 @@ _V8: list[str | Callable[[sqlite3.Connection], None]] = [
     "CREATE INDEX attempt_regrades_uid ON attempt_regrades(attempt_uid, at)",
 ]
 
-MIGRATIONS: list[list] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]
+MIGRATIONS: list[list[str | Callable[[sqlite3.Connection], None]]] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

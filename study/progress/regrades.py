@@ -62,12 +62,20 @@ def apply_regrades(store: Any, changes: Sequence[RegradeChange], at: dt.datetime
 
 def regrade_history(store: Any, attempt_uid: str | None = None) -> list[RegradeRecord]:
     """The grades changed by regrades, oldest first (one attempt's with ``attempt_uid``)."""
-    from study.progress.store import parse_iso
-
     sql = "SELECT attempt_uid, item_id, old_correct, new_correct, content_hash, at FROM attempt_regrades"
-    args: tuple = ()
+    args: tuple[str, ...] = ()
     if attempt_uid is not None:
         sql += " WHERE attempt_uid = ?"
         args = (attempt_uid,)
     rows = store._query(sql + " ORDER BY at, id", args)
-    return [RegradeRecord(u, i, bool(o), bool(n), h, parse_iso(a)) for u, i, o, n, h, a in rows]
+    return [RegradeRecord(u, i, bool(o), bool(n), h, _when(a)) for u, i, o, n, h, a in rows]
+
+
+def _when(text: str) -> dt.datetime:
+    from study.progress.store import parse_iso
+    from study.progress.store_open import StoreError
+
+    when = parse_iso(text)
+    if when is None:  # the column is NOT NULL; a None here would reach .isoformat() in `study regrade`
+        raise StoreError("a regrade record has no time")
+    return when

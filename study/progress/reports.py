@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
+    import sqlite3
+
     from study.progress.store import Store
 
 KINDS = ("wrong-key", "unclear", "outdated", "other")
@@ -78,19 +80,19 @@ def add_report(
 def list_reports(store: Store, item_id: str | None = None) -> list[ProblemReport]:
     """Reports, newest first; optionally for one question."""
     sql = f"SELECT {_COLS} FROM reports"
-    args: tuple = ()
+    args: tuple[str, ...] = ()
     if item_id is not None:
         sql += " WHERE item_id = ?"
         args = (item_id,)
     return [ProblemReport(*row) for row in store._query(sql + " ORDER BY at DESC, id DESC", args)]
 
 
-def export_reports(conn: Any) -> list[dict[str, Any]]:
+def export_reports(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """Every report as JSON-ready dicts, oldest first (read inside the backup's transaction)."""
     return [dict(zip(_COLS.split(", "), row)) for row in conn.execute(f"SELECT {_COLS} FROM reports ORDER BY at, id")]
 
 
-def _insert(conn: Any, r: ProblemReport) -> int:
+def _insert(conn: sqlite3.Connection, r: ProblemReport) -> int:
     cur = conn.execute(
         f"INSERT OR IGNORE INTO reports({_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (r.uid, r.item_id, r.content_hash, r.kind, r.text, r.context, r.session_id, r.at),

@@ -272,9 +272,10 @@ def compute_stats(store: Store, bank: Any, now: dt.datetime | None = None) -> St
     upcoming = None if due_ids else next_due(store, now, known=bank_ids)
     answers_today = all_answers.get(today, 0)
 
-    for s in store.exam_history():
-        exams.append({"id": s.id, "started_at": s.started_at.isoformat(),
-                      "finished_at": s.finished_at.isoformat() if s.finished_at else None, "report": s.report})
+    for sess in store.exam_history():
+        exams.append({"id": sess.id, "started_at": sess.started_at.isoformat(),
+                      "finished_at": sess.finished_at.isoformat() if sess.finished_at else None,
+                      "report": sess.report})
 
     return Stats(
         now=now,
@@ -379,7 +380,8 @@ def _shown_prior(shown: dict[str, Any]) -> float:
     of them are right are in the record; a typed number has no choices to guess from."""
     import math
 
-    choices = shown.get("choices") if isinstance(shown.get("choices"), list) else []
+    listed = shown.get("choices")
+    choices: list[Any] = listed if isinstance(listed, list) else []
     n = len(choices)
     k = sum(1 for c in choices if isinstance(c, dict) and c.get("correct")) or 1
     kind = shown.get("type")

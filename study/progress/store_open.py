@@ -20,11 +20,15 @@ import sqlite3
 import stat
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from collections.abc import Iterator
 
 from study.inputs import file_kind
 from study.progress.migrations import SCHEMA_VERSION, migrate
 from study.untrusted import shown
+
+if TYPE_CHECKING:
+    from types import TracebackType
 
 BUSY_TIMEOUT_S = 30.0
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -49,7 +53,7 @@ def errcode(exc: BaseException) -> int | None:
     """SQLite's primary result code (the low byte) of ``exc``; guessed from the text before Python 3.11."""
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None:
-        return code & 0xFF
+        return int(code) & 0xFF
     text = str(exc).lower()
     for needle, value in (("not a database", _SQLITE_NOTADB), ("malformed", _SQLITE_CORRUPT),
                           ("readonly", _SQLITE_READONLY), ("unable to open", _SQLITE_CANTOPEN),
@@ -95,7 +99,8 @@ class WriteTx:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if exc_type is None:
             try:
                 self.conn.execute("COMMIT")
@@ -346,7 +351,7 @@ def _upgrade(conn: sqlite3.Connection, path: Path, version: int) -> None:
 
 
 def _read_version(conn: sqlite3.Connection) -> int:
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     # Reading the schema forces SQLite to parse the header and first page: a non-database fails here.
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if version == 0 and tables:

@@ -34,10 +34,13 @@ from study.progress.backup_format import (
 from study.progress.migrations import SCHEMA_VERSION, rebuild_aggregates
 from study.progress.reports import export_reports
 from study.progress.store import stored_card, stored_json
+from study.progress.store_open import StoreError
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "ImportFormatError", "export_data", "import_data"]
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from study.progress.store import Store
 
 _ATTEMPT_KEYS = ("uid", "item_id", "content_hash", "params", "given", "correct", "seconds", "mode",
@@ -51,6 +54,8 @@ def export_data(store: Store, read_session: SessionReader | None = None) -> dict
     # One read transaction so the snapshot is consistent even while another process writes.
     with store._lock:
         conn = store._conn
+        if conn is None:  # Store.export_data checks too, but this function is public and must not hit None.execute
+            raise StoreError("the progress store is closed")
         conn.execute("BEGIN")
         try:
             attempts = [
@@ -216,7 +221,7 @@ def _card_dict(card_json: str) -> dict[str, Any] | None:
     return None if card is None else card.to_dict()
 
 
-def _replay(store: Store, conn, item_ids: set[str]) -> int:
+def _replay(store: Store, conn: sqlite3.Connection, item_ids: set[str]) -> int:
     """Rebuild the FSRS state of each item from its full history, oldest event first."""
     for item_id in sorted(item_ids):
         store._replay(conn, item_id)

@@ -13,10 +13,13 @@ import random
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping, Sequence
 
 from study.bank.schema import PLACEHOLDER_RE, NumericAnswer, Question, param_values
+
+if TYPE_CHECKING:
+    import re
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -235,7 +238,7 @@ def render_stem(question: Question, params: Mapping[str, Any]) -> str:
     braces on purpose.
     """
 
-    def fill(match: Any) -> str:
+    def fill(match: re.Match[str]) -> str:
         body = match.group(1)
         if body is None:  # {{ or }}: a literal brace
             return match.group(0)[0]

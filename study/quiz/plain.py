@@ -274,9 +274,9 @@ def _end_text(session: QuizSession) -> str:
     return f"That was the last question. {review_text(session)}"
 
 
-def _check_pick_count(instance: object, text: str) -> None:
+def _check_pick_count(instance: Instance, text: str) -> None:
     """A line is the whole answer: "choose two" with one letter is a slip to point out, not a wrong answer."""
-    if not getattr(instance, "is_multi", False):
+    if not instance.is_multi:
         return
     picks = normalize_answer(instance, text).split(",")
     if len(picks) != instance.choose:

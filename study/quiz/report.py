@@ -202,11 +202,13 @@ def build_report(session: QuizSession) -> Report:
             table[key][0] += g.correct
             table[key][1] += 1
 
-    def key(k: str) -> tuple[int, ...]:
+    def dotted(k: str) -> tuple[int, ...]:  # "1.10" sorts after "1.9"
         return tuple(int(p) for p in k.split("."))
 
-    by_domain = {k: Tally(*dom[k], name=session.domain_names.get(k, "")) for k in sorted(dom, key=key)}
-    by_objective = {k: Tally(*obj[k], name=session.objective_titles.get(k, "")) for k in sorted(obj, key=key)}
+    by_domain = {k: Tally(dom[k][0], dom[k][1], name=session.domain_names.get(k, ""))
+                 for k in sorted(dom, key=dotted)}
+    by_objective = {k: Tally(obj[k][0], obj[k][1], name=session.objective_titles.get(k, ""))
+                    for k in sorted(obj, key=dotted)}
     finished = session.finished_at or session.mark
     skipped = 0 if grade_blanks else sum(not r.answered for r in results)
     return Report(

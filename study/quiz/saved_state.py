@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from typing import Any
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 # A real exam is 60 minutes and a custom quiz a few hours at most; a day is far above either.
 MAX_MINUTES = 24 * 60
@@ -73,11 +73,11 @@ def check_saved_state(data: Any, instances: Sequence[Any]) -> None:
     _check_clock(data, from_iso)
 
 
-def _check_clock(data: dict[str, Any], from_iso: Any) -> None:
+def _check_clock(data: dict[str, Any], from_iso: Callable[[str | None], dt.datetime | None]) -> None:
     minutes = data.get("minutes")
     if minutes is not None and not (_number(minutes) and 0 < minutes <= MAX_MINUTES):
         raise SavedStateError(f"minutes {_short(minutes)} is not from 0 to {MAX_MINUTES}")
-    times = {}
+    times: dict[str, dt.datetime | None] = {}
     for key in ("started_at", "deadline", "mark", "finished_at"):
         text = data.get(key)
         if text is None and key != "started_at":
@@ -92,7 +92,9 @@ def _check_clock(data: dict[str, Any], from_iso: Any) -> None:
     start, deadline = times["started_at"], times["deadline"]
     if (minutes is None) != (deadline is None):
         raise SavedStateError("a deadline needs its minutes, and minutes their deadline")
-    if deadline is not None and not start < deadline <= start + dt.timedelta(minutes=minutes) + SLACK:
+    # The loop raised on a missing start, and the check above pairs minutes with the deadline.
+    if (deadline is not None and start is not None and minutes is not None
+            and not start < deadline <= start + dt.timedelta(minutes=minutes) + SLACK):
         raise SavedStateError(f"deadline is not within {minutes:g} minutes of the start")
     for key in ("alerts", "fired"):
         marks = data.get(key)

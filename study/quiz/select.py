@@ -73,7 +73,7 @@ def _spread(
     n: int,
     rng: random.Random,
     avoid: Collection[str] = (),
-    difficulty_counts: Counter | None = None,
+    difficulty_counts: Counter[int] | None = None,
 ) -> list[Question]:
     """Take ``n`` questions across ``groups`` (objective -> shuffled questions) as evenly as supply allows.
 

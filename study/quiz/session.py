@@ -20,7 +20,7 @@ import datetime as dt
 import json
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 from collections.abc import Sequence
 
 from study.quiz.clock import Clock, as_utc, from_iso, iso, system_clock
@@ -33,6 +33,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from study.quiz.report import Report
 
 MODES = ("exam", "quiz", "practice")
+SessionMode = Literal["exam", "quiz", "practice"]  # a subset of the store's Mode
+
+
+def _is_mode(mode: str) -> TypeGuard[SessionMode]:
+    return mode in MODES
 STATE_VERSION = 1
 ALERT_MINUTES = (30, 15, 5)
 REFERENCE_MINUTES = 60
@@ -99,12 +104,12 @@ class QuizSession:
         clock: Clock | None = None,
         store: Any = None,
     ) -> None:
-        if mode not in MODES:
+        if not _is_mode(mode):
             raise ValueError(f"mode must be one of {MODES}")
         if not instances:
             raise SelectionError("no questions match; widen the filters")
         self.id = session_id or uuid.uuid4().hex
-        self.mode = mode
+        self.mode: SessionMode = mode
         self.seed = seed
         self.instances: list[Instance] = list(instances)
         self.answers: list[str | None] = [None] * len(self.instances)

@@ -41,7 +41,7 @@ def _bound_data(compute: Any, memory: Any) -> Any:
 
 
 def _prefill(fname: str, model: Model | None, params: Any, prompt_len: Any, batch: Any, gpu: GPU | None,
-             peak_tflops: Any, bandwidth: Any, dtype: str, tp: Any, efficiency: Any, sparse: bool):
+             peak_tflops: Any, bandwidth: Any, dtype: str, tp: Any, efficiency: Any, sparse: bool) -> tuple[Any, list[Step], dict[str, Any]]:
     N, steps = params_for(model, params, fname, active=True)
     P_total = params if params is not None else model.params  # type: ignore[union-attr]
     peak, ptext, psteps = peak_for(gpu, peak_tflops, dtype, sparse, fname)
@@ -134,7 +134,7 @@ def _weights_read(model: Model | None, total: Any, batch: Any) -> tuple[Any, lis
 
 
 def _decode(fname: str, model: Model | None, params: Any, seq_len: Any, batch: Any, gpu: GPU | None,
-            peak_tflops: Any, bandwidth: Any, dtype: str, tp: Any, efficiency: Any, sparse: bool):
+            peak_tflops: Any, bandwidth: Any, dtype: str, tp: Any, efficiency: Any, sparse: bool) -> tuple[Any, list[Step], dict[str, Any]]:
     N, steps = params_for(model, params, fname, active=True)
     P_total = params if params is not None else model.params  # type: ignore[union-attr]
     peak, ptext, psteps = peak_for(gpu, peak_tflops, dtype, sparse, fname)

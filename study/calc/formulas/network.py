@@ -53,7 +53,7 @@ def _per_direction_text(link: Link) -> tuple[str, str]:
 
 
 def _collective(fname: str, factor_text: str, factor: Any, bytes: Any, gpus: Any, link: Link | None,
-                bandwidth: Any, efficiency: Any):
+                bandwidth: Any, efficiency: Any) -> tuple[Any, list[Step], dict[str, Any]]:
     bw, btext, steps = _link_bw(fname, link, bandwidth)
     value = factor * bytes / (bw * efficiency)
     steps.append(Step(fname.replace("-time", " time"), f"{factor_text} x S / (B x efficiency)",

@@ -131,3 +131,13 @@ def test_a_bad_row_midway_rolls_back_the_whole_import(store, tmp_path):
         with pytest.raises(ValueError):
             other.import_data(data)
         assert other.counts()["attempts"] == 0 and other.counts()["sessions"] == 0
+
+
+def test_export_of_a_closed_store_is_a_store_error(tmp_path):
+    # Store.export_data checks first and transfer.export_data checks again itself; either way no None.execute.
+    from study.progress.store_open import StoreError
+
+    s = open_store(tmp_path / "p.db")
+    s.close()
+    with pytest.raises(StoreError, match="closed"):
+        s.export_data()
