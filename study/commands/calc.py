@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from typing import Any
+from collections.abc import Mapping
 
 CATALOG_TABLES = ("gpus", "models", "links")
 
@@ -227,8 +228,8 @@ def _catalog_table(name: str, as_json: bool) -> int:
         import dataclasses
         import json
 
-        table = {"gpus": cat.gpus, "models": cat.models, "links": cat.links}[name]
-        print(json.dumps({k: dataclasses.asdict(v) for k, v in table.items()}, indent=2))
+        tables: dict[str, Mapping[str, Any]] = {"gpus": cat.gpus, "models": cat.models, "links": cat.links}
+        print(json.dumps({k: dataclasses.asdict(v) for k, v in tables[name].items()}, indent=2))
         return 0
     from rich.table import Table
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -89,7 +90,7 @@ def _objective_titles() -> dict[str, str]:
     return {o.id: o.title for d in blueprint.domains for o in d.objectives}
 
 
-def _open_store(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _open_store(args: argparse.Namespace) -> Any:
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
 

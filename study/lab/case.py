@@ -64,10 +64,14 @@ def every_vars(lab: Lab, limit: int = 256) -> Iterator[dict[str, Any]]:
     """Every combination of the lab's variables (for lint), or ``limit`` seeds' draws when there are more."""
     lookups = {n: s for n, s in lab.vars.items() if isinstance(s, Lookup)}
     names = [n for n in lab.vars if n not in lookups]
-    total = 1
+    pools: list[list[Any]] = []
     for n in names:
         spec = lab.vars[n]
-        total *= len(spec.from_ if isinstance(spec, Pick) else spec)
+        assert not isinstance(spec, Lookup)  # set apart above
+        pools.append(list(spec.from_ if isinstance(spec, Pick) else spec))
+    total = 1
+    for pool in pools:
+        total *= len(pool)
     if total > limit:
         seen: set[tuple[Any, ...]] = set()
         for seed in range(limit):
@@ -77,10 +81,10 @@ def every_vars(lab: Lab, limit: int = 256) -> Iterator[dict[str, Any]]:
                 seen.add(key)
                 yield v
         return
-    pools = [lab.vars[n].from_ if isinstance(lab.vars[n], Pick) else lab.vars[n] for n in names]
+    picks = {n: s for n, s in lab.vars.items() if isinstance(s, Pick)}
     for combo in itertools.product(*pools):
         v = dict(zip(names, combo))
-        ok = all(v[n] not in {v[o] for o in lab.vars[n].not_} for n in names if isinstance(lab.vars[n], Pick))
+        ok = all(v[n] not in {v[o] for o in spec.not_} for n, spec in picks.items())
         if ok:
             for n, spec in lookups.items():
                 v[n] = spec.map.get(str(v.get(spec.by)), "")

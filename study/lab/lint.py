@@ -54,8 +54,8 @@ def system_problems(system: Any, raw: dict[str, Any]) -> list[tuple[tuple[Any, .
         for inst in sorted(g.mig, key=lambda i: i.gi):
             prof = model.profile(inst.profile)
             if prof is None:
-                names = ", ".join(p.name for p in model.mig) or "none"
-                out.append((where, "mig-profile", f"GPU {g.index}: {model.name} has no MIG profile {inst.profile!r} ({names})"))
+                known = ", ".join(p.name for p in model.mig) or "none"
+                out.append((where, "mig-profile", f"GPU {g.index}: {model.name} has no MIG profile {inst.profile!r} ({known})"))
                 continue
             if inst.start not in fits(model, placed, inst.profile):
                 out.append((where, "mig-fit", f"GPU {g.index}: {inst.profile} at slice {inst.start} does not fit "

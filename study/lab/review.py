@@ -44,7 +44,7 @@ def lab_report(session: Any, objective_titles: dict[str, str] | None = None) -> 
         total=len(results), skipped=len(session.instances) - len(results), target_percent=0, timed_out=False,
         started_at=started.isoformat(), finished_at=finished.isoformat(),
         seconds=max(0.0, (finished - started).total_seconds()),
-        by_domain={k: Tally(*v) for k, v in sorted(domains.items())},
-        by_objective={k: Tally(*v, name=titles.get(k, "")) for k, v in sorted(tallies.items())},
+        by_domain={k: Tally(v[0], v[1]) for k, v in sorted(domains.items())},
+        by_objective={k: Tally(v[0], v[1], name=titles.get(k, "")) for k, v in sorted(tallies.items())},
         questions=tuple(results),
     )

@@ -57,12 +57,12 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
         from study.lab import nvidia_smi_mig as mig
 
         rest = argv[1:]
-        index = None
+        mig_index: int | None = None
         if "-i" in rest:  # -i N may come before or after the action, as nvidia-smi allows
             k = rest.index("-i")
             if k + 1 >= len(rest) or not rest[k + 1].isdigit():
                 raise unknown("nvidia-smi", argv)
-            index, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
+            mig_index, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
         gi: int | None = None
         if "-gi" in rest:  # -gi N, before or after -lci, picks one GPU instance's compute instances
             k = rest.index("-gi")
@@ -71,12 +71,12 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
             gi, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
         if rest not in (["-lgip"], ["-lgi"], ["-lci"]) or (gi is not None and rest != ["-lci"]):
             raise unknown("nvidia-smi", argv)
-        missing = mig.no_mig(host, index)
+        missing = mig.no_mig(host, mig_index)
         if missing:
             return missing
         if rest == ["-lci"]:
-            return mig.lci(host, index, gi)
-        return {"-lgip": mig.lgip, "-lgi": mig.lgi}[rest[0]](host, index)
+            return mig.lci(host, mig_index, gi)
+        return {"-lgip": mig.lgip, "-lgi": mig.lgi}[rest[0]](host, mig_index)
     index: int | None = None
     groups: list[str] | None = None
     query = fmt = None

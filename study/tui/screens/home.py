@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -19,8 +19,18 @@ from study.tui.widgets.heatmap import Heatmap
 
 FOOTER_ROOM_FOR_PROBLEMS = 90  # columns the home footer needs to list "! Problems" beside the other keys
 
+# The type checker is told this screen's app is StudyApp (with its services and start-up hooks); at run time
+# getters.app would check isinstance on every read, so it is declared for the checker only.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
+
 
 class HomeScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "NCA-AIIO"
     BINDINGS = [
         Binding("r", "app.open('review')", "Review"),

@@ -102,7 +102,8 @@ class LabPickScreen(Screen):
         yield StudyFooter()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.app.switch_screen(LabScreen(lab_id=event.option.id))
+        if event.option.id is not None:  # every option is made with its lab's id
+            self.app.switch_screen(LabScreen(lab_id=event.option.id))
 
 
 def LabEntry(lab_id: str | None = None, seed: int | None = None) -> Screen:  # noqa: N802 (a screen factory)
