@@ -48,6 +48,21 @@ def screen_class(name: str) -> type[Screen]:
     return getattr(importlib.import_module(f"study.tui.screens.{module}"), cls)
 
 
+# Screens that other screens lead to (a set's results, the session a flow built): name -> (module, class). A
+# screen opens another with ``app.show(name, ...)`` instead of importing it, so the screens never import each
+# other in a circle (practice -> results -> practice); the app, on top, is the one place that knows them all.
+ROUTES: dict[str, tuple[str, str]] = {
+    "practice-session": ("practice", "PracticeScreen"),
+    "exam-session": ("exam", "ExamScreen"),
+    "results": ("results", "ResultsScreen"),
+}
+
+
+def route_class(name: str) -> type[Screen]:
+    module, cls = ROUTES[name]
+    return getattr(importlib.import_module(f"study.tui.screens.{module}"), cls)
+
+
 def _topics_provider() -> type:
     # textual.command is only needed once the palette opens.
     from study.tui.commands import TopicsProvider
@@ -308,6 +323,18 @@ class StudyApp(App[int]):
         if name not in SCREENS:
             return
         self.push_screen(screen_class(name)(**kwargs))
+
+    def show(self, route: str, *args: Any, switch: bool = False, **kwargs: Any) -> None:
+        """Open the screen ``route`` names in ``ROUTES``, above this one or (``switch``) in its place."""
+        screen = route_class(route)(*args, **kwargs)
+        if switch:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def warm(self, route: str) -> None:
+        """Import the module of ``route``'s screen ahead of time (from a worker), so opening it later is quick."""
+        route_class(route)
 
     def open_topic(self, topic_id: str, card_id: str | None = None) -> None:
         self.push_screen(screen_class("topics")(topic_id=topic_id, card_id=card_id))

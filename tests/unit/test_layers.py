@@ -112,3 +112,76 @@ def test_a_downward_or_sideways_import_is_allowed(tmp_path: Path) -> None:
     (root / "quiz" / "m.py").write_text("from study.progress import store\nfrom study.analysis import stats\n"
                                          "from . import other\nimport json\n")
     assert climbing_imports(root) == []
+
+
+# --- no circles inside a floor -----------------------------------------------------------------------------
+
+
+def _named_modules(path: Path, root: Path) -> set[str]:
+    """What a file imports when it runs, with ``from pkg import mod`` counted as ``pkg.mod`` too (it may be a
+    module). Imports under ``if TYPE_CHECKING:`` never run and are left out: a screen may name the app's type."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    out = {t for line, t in imports_of(path, root)} if not typing_only else set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.add(node.module)
+            out.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return out
+
+
+def import_cycles(prefix: str, root: Path = PACKAGE) -> list[list[str]]:
+    """Circles of imports among the modules under ``prefix`` (lazy imports count). Screens that need each other
+    reach one another through the app's table of screens (``StudyApp.show``), not by importing."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        here = module_name(path, root)
+        if here.startswith(prefix):
+            graph[here] = {t for t in _named_modules(path, root) if t.startswith(prefix) and t != here}
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt in graph and nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+def test_the_screens_do_not_import_each_other_in_a_circle() -> None:
+    assert import_cycles("study.tui") == []
+
+
+def test_the_circle_check_sees_a_lazy_circle(tmp_path: Path) -> None:
+    root = tmp_path / "study"
+    screens = root / "tui" / "screens"
+    screens.mkdir(parents=True)
+    for folder in (root, root / "tui", screens):
+        (folder / "__init__.py").write_text("")
+    (screens / "a.py").write_text("from study.tui.screens.b import B\n")
+    (screens / "b.py").write_text("def go():\n    from study.tui.screens.c import C\n")
+    (screens / "c.py").write_text("def back():\n    from study.tui.screens import a\n")
+    (screens / "d.py").write_text("from study.tui.screens.a import A\n")
+    (screens / "e.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from study.tui.screens.d import D\n")
+    (screens / "a.py").write_text("from study.tui.screens.b import B\nfrom typing import TYPE_CHECKING\n"
+                                  "if TYPE_CHECKING:\n    from study.tui.screens.e import E\n")
+    assert import_cycles("study.tui", root) == [["study.tui.screens.a", "study.tui.screens.b",
+                                                "study.tui.screens.c", "study.tui.screens.a"]]

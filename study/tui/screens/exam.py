@@ -115,9 +115,7 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
         if answer == "resume":
             session.resume()
             if session.tick() == ["time up"] or session.finished:
-                from study.tui.screens.results import ResultsScreen
-
-                app.push_screen(ResultsScreen(session.report))
+                app.show("results", session.report)
             else:
                 app.push_screen(ExamScreen(session))
         elif answer == "count":
@@ -135,12 +133,10 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
             return
         # An abandoned exam is resumed or counted, never dropped: its blanks count wrong in its own score
         # (and nowhere else), as on the real exam.
-        from study.tui.screens.results import ResultsScreen
-
         session.resume()
         if not session.finished:
             session.submit()
-        app.push_screen(ResultsScreen(session.report))
+        app.show("results", session.report)
 
     def ask() -> None:
         app.push_screen(
@@ -514,17 +510,12 @@ class ExamScreen(QuizScreen):
         self.app.pop_screen()
 
     def _show_results(self) -> None:
-        from study.tui.screens.results import ResultsScreen
-
         if getattr(self, "_timer", None) is not None:
             self._timer.stop()
         report = self.session.report
         if report is None:  # pragma: no cover - submit always builds one
             return
-        if self.app.screen is self:
-            self.app.switch_screen(ResultsScreen(report))
-        else:
-            # A dialog is open above: close it first.
-            while self.app.screen is not self:
-                self.app.pop_screen()
-            self.app.switch_screen(ResultsScreen(report))
+        # A dialog open above closes first.
+        while self.app.screen is not self:
+            self.app.pop_screen()
+        self.app.show("results", report, switch=True)

@@ -115,7 +115,7 @@ class HomeScreen(Screen):
     def _study_next(self, event: OptionList.OptionSelected) -> None:
         # A row of Study next is an objective: practise it now, as "p" then picking it would.
         if event.option.id:
-            from study.tui.screens.practice import start_practice
+            from study.tui.flows import start_practice
 
             start_practice(self.app, objective=event.option.id)
 

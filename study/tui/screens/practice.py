@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
 from textual.screen import Screen
 from textual.widgets import Button, Header, Label, Select, Static
 
 from study.text import count as count_noun
+from study.tui.flows import start_practice
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 
@@ -87,34 +88,6 @@ def _levels(raw: Any) -> tuple[int, ...] | None:
     if not levels or any(v not in (1, 2, 3) for v in levels):
         return None
     return levels
-
-
-def start_practice(app: App, *, count: int = 10, replace: bool = False, minutes: float | None = None,
-                   **filters: Any) -> bool:
-    """Build a practice session with the quiz engine and open it; say why when nothing matches. With
-    ``minutes`` it is a timed quiz instead, answered on the exam screen (clock, flags, graded at the end)."""
-    from study.quiz import SelectionError, build_practice
-    from study.tui.screens.exam import ExamScreen
-
-    services = app.services  # type: ignore[attr-defined]
-    if services.bank is None:
-        app.notify("The question bank is still loading.", severity="warning")
-        return False
-    clean = {k: v for k, v in filters.items() if v is not None and v != ""}
-    try:
-        session = build_practice(
-            services.bank, services.next_seed(), count, store=services.store, clock=services.clock,
-            minutes=minutes, timed_like_exam=bool(minutes), **clean
-        )
-    except SelectionError as exc:
-        app.notify(f"No practice set: {exc}.", severity="warning")
-        return False
-    screen = ExamScreen(session) if session.mode == "quiz" else PracticeScreen(session)
-    if replace:
-        app.switch_screen(screen)
-    else:
-        app.push_screen(screen)
-    return True
 
 
 def refresh_upcoming(session: Any, bank: Any) -> int:
@@ -433,12 +406,10 @@ class PracticeScreen(QuizScreen):
         self.show_current()
 
     def _finish(self) -> None:
-        from study.tui.screens.results import ResultsScreen
-
         from study.tui.submit import submit_now_save_later
 
         report = submit_now_save_later(self.app, self.session)
-        self.app.switch_screen(ResultsScreen(report))
+        self.app.show("results", report, switch=True)
 
     def action_leave(self) -> None:
         if self.grades:

@@ -137,6 +137,6 @@ class ProgressScreen(Screen):
             self._fill(True)
 
     def action_practice_weak(self) -> None:
-        from study.tui.screens.practice import start_practice
+        from study.tui.flows import start_practice
 
         start_practice(self.app, pick="weak")

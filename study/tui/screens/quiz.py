@@ -3,6 +3,7 @@ learner's picks to the session. Grading, timing and recording all happen in ``st
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from textual import on
@@ -33,10 +34,6 @@ QUESTION_BINDINGS = [
 ]
 
 
-def _import_results() -> None:
-    import study.tui.screens.results  # noqa: F401
-
-
 class QuizScreen(Screen):
     """Base: a header line, the question view, a status line and the footer."""
 
@@ -64,7 +61,7 @@ class QuizScreen(Screen):
     def on_mount(self) -> None:
         self.show_current()
         # Import the results screen while the learner reads the first question, not after the confirming key.
-        self.run_worker(_import_results, thread=True, group="warm-up")
+        self.run_worker(partial(self.app.warm, "results"), thread=True, group="warm-up")
 
     # -- display ----------------------------------------------------------------------------------------
 

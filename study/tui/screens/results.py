@@ -204,7 +204,6 @@ class ResultsScreen(Screen):
     def action_retake(self) -> None:
         from study.quiz import SelectionError
         from study.quiz.retake import build_retake
-        from study.tui.screens.practice import PracticeScreen
 
         missed = [q.id for q in self.report.questions if not q.correct]
         if not missed:
@@ -220,10 +219,10 @@ class ResultsScreen(Screen):
         except SelectionError as exc:
             self.notify(f"No retake: {exc}.", severity="warning")
             return
-        self.app.push_screen(PracticeScreen(session))
+        self.app.show("practice-session", session)
 
     def action_practice_weak(self) -> None:
-        from study.tui.screens.practice import start_practice
+        from study.tui.flows import start_practice
 
         weakest = weakest_objective(self.report)
         if weakest is None:

@@ -315,7 +315,7 @@ class TopicsScreen(Screen):
             filters["objective"] = ident
         elif kind == "domain":
             filters["domain"] = ident
-        from study.tui.screens.practice import start_practice
+        from study.tui.flows import start_practice
 
         start_practice(self.app, **filters)
 

@@ -1,0 +1,35 @@
+"""What several screens start: a practice set built with the quiz engine and opened.
+
+A flow opens its screen by name through the app (``StudyApp.show``), never by importing it, so Home, Topics,
+Progress and Results can all start practice without the screens importing each other in a circle.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from study.tui.app import StudyApp
+
+
+def start_practice(app: StudyApp, *, count: int = 10, replace: bool = False, minutes: float | None = None,
+                   **filters: Any) -> bool:
+    """Build a practice session with the quiz engine and open it; say why when nothing matches. With
+    ``minutes`` it is a timed quiz instead, answered on the exam screen (clock, flags, graded at the end)."""
+    from study.quiz import SelectionError, build_practice
+
+    services = app.services
+    if services.bank is None:
+        app.notify("The question bank is still loading.", severity="warning")
+        return False
+    clean = {k: v for k, v in filters.items() if v is not None and v != ""}
+    try:
+        session = build_practice(
+            services.bank, services.next_seed(), count, store=services.store, clock=services.clock,
+            minutes=minutes, timed_like_exam=bool(minutes), **clean
+        )
+    except SelectionError as exc:
+        app.notify(f"No practice set: {exc}.", severity="warning")
+        return False
+    app.show("exam-session" if session.mode == "quiz" else "practice-session", session, switch=replace)
+    return True
