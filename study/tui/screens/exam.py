@@ -6,7 +6,7 @@ every second what to show and which alert fires.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -22,6 +22,13 @@ from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.navigator import Navigator
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 EXAM_INTRO = (
     "[b]{questions} questions in {minutes} minutes[/], drawn by the blueprint's domain weights.\n\n"
@@ -157,6 +164,9 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
 
 
 class ExamStartScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Exam"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("s", "start", "Start", priority=True)]
 
@@ -298,6 +308,9 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 
 
 class ExamScreen(QuizScreen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Exam"
     BINDINGS = [
         *QUESTION_BINDINGS,

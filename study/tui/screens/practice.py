@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import App, ComposeResult
@@ -14,6 +14,13 @@ from textual.widgets import Button, Header, Label, Select, Static
 from study.text import count as count_noun
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 PICKS = [
     ("any question", "any"),
@@ -162,6 +169,9 @@ def in_blueprint_order(bank: Any) -> list[Any]:
 
 
 class PracticeSetupScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Practice"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -310,6 +320,9 @@ def _keep_value(select: Select, options: list[tuple[str, Any]]) -> None:
 
 
 class PracticeScreen(QuizScreen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Practice"
     BINDINGS = [
         *QUESTION_BINDINGS,
