@@ -203,8 +203,10 @@ class ExamStartScreen(Screen):
         self.action_start()
 
     def action_start(self) -> None:
-        select = self.query_one("#exam-count", Select)
-        count = None if select.is_blank() or select.value == 50 else int(select.value)
+        from textual.widgets.select import NoSelection  # Select's own module: loaded with the widget
+
+        value = self.query_one("#exam-count", Select).value
+        count = None if isinstance(value, NoSelection) or value == 50 else int(value)
         start_exam(self.app, count)
 
 
@@ -379,7 +381,7 @@ class ExamScreen(QuizScreen):
         timer.set_class(secs <= min(thresholds), "-critical")
 
     def _time_up(self) -> None:
-        self.notify(f"Time is up: the {self.noun} was submitted.", title=self.sub_title, severity="warning",
+        self.notify(f"Time is up: the {self.noun} was submitted.", title=self.sub_title or "", severity="warning",
                     timeout=8)
         self._show_results()
 

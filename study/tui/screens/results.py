@@ -209,7 +209,8 @@ class ResultsScreen(Screen):
 
     @on(DataTable.RowSelected, "#results-times")
     def _row(self, event: DataTable.RowSelected) -> None:
-        self.action_review(int(event.row_key.value))
+        if event.row_key.value is not None:  # every row is added with its position as key
+            self.action_review(int(event.row_key.value))
 
     def action_retake(self) -> None:
         from study.quiz import SelectionError
