@@ -36,6 +36,9 @@ class Answer(float):
     only when asked for (a class is 100,000s of attempts, and only first answers are asked)."""
 
     __slots__ = ("_record", "_read", "_response")
+    _record: Any
+    _read: Callable[[Any], Response | None]
+    _response: Response | None
 
     def __new__(cls, mark: float, record: Any, read: Callable[[Any], Response | None]) -> Answer:
         self = super().__new__(cls, mark)
@@ -59,9 +62,9 @@ def response_of(a: Mapping[str, Any]) -> Response | None:
     given = str(a.get("given") or "").strip()
     if not given:
         return None
-    shown = a.get("shown") if isinstance(a.get("shown"), dict) else None
+    shown = raw_shown if isinstance(raw_shown := a.get("shown"), dict) else None
     kind = str(shown.get("type")) if shown and shown.get("type") else None
-    params = a.get("params") if isinstance(a.get("params"), dict) else {}
+    params = raw_params if isinstance(raw_params := a.get("params"), dict) else {}
     stem = str(shown.get("stem")) if shown and isinstance(shown.get("stem"), str) else None
     picked = tuple(str(t) for t in a.get("picked") or () if isinstance(t, str))
     if kind == "true_false" or kind is None and given in ("T", "F") and not picked:
@@ -76,6 +79,11 @@ def response_of(a: Mapping[str, Any]) -> Response | None:
             return Response(tuple(str(choices[i].get("text")) for i in indices), None, params, stem, kind)
         return None
     return Response((), given, params, stem, kind or "numeric")
+
+
+def _mapping(value: Any) -> Mapping[Any, Any]:
+    """A JSON object of a statement, or an empty one when the field is missing or not an object."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def _text(lang_map: Any) -> str | None:
@@ -102,12 +110,12 @@ def _params_of(iri: str) -> dict[str, Any]:
 def response_of_statement(st: Mapping[str, Any]) -> Response | None:
     """The response of an xAPI answer statement: ``result.response`` read against the statement's own
     activity definition (the choices as shown, the numeric unit), never against the current bank."""
-    result = st.get("result") if isinstance(st.get("result"), Mapping) else {}
+    result = _mapping(st.get("result"))
     raw = result.get("response")
     if not isinstance(raw, str) or not raw.strip():
         return None
-    obj = st.get("object") if isinstance(st.get("object"), Mapping) else {}
-    definition = obj.get("definition") if isinstance(obj.get("definition"), Mapping) else {}
+    obj = _mapping(st.get("object"))
+    definition = _mapping(obj.get("definition"))
     params = _params_of(str(obj.get("id") or ""))
     stem = _text(definition.get("description"))
     kind = definition.get("interactionType")
@@ -123,7 +131,7 @@ def response_of_statement(st: Mapping[str, Any]) -> Response | None:
             return None
         return Response(tuple(t for t in picked if t is not None), None, params, stem, None)
     if kind == "numeric":
-        extensions = definition.get("extensions") if isinstance(definition.get("extensions"), Mapping) else {}
+        extensions = _mapping(definition.get("extensions"))
         unit = next((str(v) for k, v in extensions.items() if str(k).endswith("/unit") and isinstance(v, str)), "")
         typed = raw if unit.strip() in ("", "1") else f"{raw} {unit}"
         return Response((), typed, params, stem, "numeric")

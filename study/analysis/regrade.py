@@ -42,7 +42,7 @@ def _still_matches(question: Any, shown: Mapping[str, Any], params: Mapping[str,
         return texts == sorted(c.text for c in question.choices or ())
     if question.type == "numeric":
         inst = keys.instance(question, params)
-        numeric = shown.get("numeric") if isinstance(shown.get("numeric"), Mapping) else {}
+        numeric = raw if isinstance(raw := shown.get("numeric"), Mapping) else {}
         return inst is not None and inst.numeric is not None and numeric.get("unit") == inst.numeric.unit
     return True
 

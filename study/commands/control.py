@@ -126,12 +126,15 @@ def _list(args: argparse.Namespace) -> int:
     def act(store, now) -> int:
         rows = []
         for c in control.controls(store):
-            buried = c.buried_until is not None and c.buried_until > now
-            if not (c.suspended or buried):
+            until = c.buried_until if c.buried_until is not None and c.buried_until > now else None
+            if c.suspended:
+                what = "suspended"
+            elif until is not None:
+                what = f"buried until {until.astimezone(now.tzinfo):%a %d %b %H:%M}"
+            else:
                 continue
-            what = "suspended" if c.suspended else f"buried until {c.buried_until.astimezone(now.tzinfo):%a %d %b %H:%M}"
             rows.append({"id": c.item_id, "suspended": c.suspended,
-                         "buried_until": c.buried_until.isoformat() if buried else None, "text": f"{c.item_id}  {what}"})
+                         "buried_until": until.isoformat() if until else None, "text": f"{c.item_id}  {what}"})
         if not rows and not args.json:
             print("Nothing is suspended or buried.")
             return 0

@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
         return int(import_command(args))
     import json
+    from typing import Any  # loaded already by the store's imports below
 
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
@@ -57,11 +58,12 @@ def run(args: argparse.Namespace) -> int:
             if store.notice:
                 print(f"study: {store.notice}", file=sys.stderr)
             from study.quiz.saved_state import read_saved_session
-            added = store.import_data(data, replace=args.replace, read_session=read_saved_session)
+            # Counts, plus the names under "ignored_settings" (the store's annotation says only ints).
+            added: dict[str, Any] = store.import_data(data, replace=args.replace, read_session=read_saved_session)
     except (StoreError, ImportFormatError) as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
-    ignored = added.get("ignored_settings") or []
+    ignored: list[str] = added.get("ignored_settings") or []
     if ignored:
         from study.untrusted import shown
 

@@ -1,6 +1,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING  # `study lint` and `study lint --help` import typing already (measured)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from study.bank.lint import LintResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -82,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _with_labs(paths: list[str], lint_bank):  # type: ignore[no-untyped-def]
+def _with_labs(paths: list[str], lint_bank: Callable[[list[str]], LintResult]) -> LintResult:
     """Lab files (``content/labs/*.yaml``) are linted by ``study.lab.lint``; everything else by the bank.
     With no paths both run; with only lab paths the bank is not re-linted."""
     import dataclasses

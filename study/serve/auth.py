@@ -8,8 +8,12 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from aiohttp import web
+
+if TYPE_CHECKING:
+    from aiohttp.typedefs import Middleware
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -38,7 +42,7 @@ def _matches(candidate: str | None, token: str) -> bool:
     return hmac.compare_digest(candidate.encode("utf-8", "replace"), token.encode("utf-8"))
 
 
-def token_gate(token: str, port_of: Callable[[], int]) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def token_gate(token: str, port_of: Callable[[], int]) -> Middleware:
     """An aiohttp middleware refusing with 403 whatever shows neither the token nor its cookie.
 
     ``port_of`` gives the bound port (known only after the socket is bound when the user asked for port 0)."""

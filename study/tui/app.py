@@ -205,7 +205,9 @@ class StudyApp(App[int]):
 
         from study.tui.commands import GuardedCommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # is_open asks for an App[object] and App is invariant in its return type, so no App[int] passes;
+        # it only reads the app's screen stack.
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(GuardedCommandPalette(id="--command-palette"))
 
     def _store_notice(self, message: str) -> None:
@@ -337,7 +339,9 @@ class StudyApp(App[int]):
         route_class(route)
 
     def open_topic(self, topic_id: str, card_id: str | None = None) -> None:
-        self.push_screen(screen_class("topics")(topic_id=topic_id, card_id=card_id))
+        from study.tui.screens.topics import TopicsScreen  # what screen_class("topics") loads, typed
+
+        self.push_screen(TopicsScreen(topic_id=topic_id, card_id=card_id))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

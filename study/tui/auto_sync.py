@@ -44,10 +44,14 @@ async def _run(app: Any, job: AutoSyncJob) -> None:
     done: asyncio.Future[None] = loop.create_future()
     bank = getattr(getattr(app, "services", None), "bank", None)
 
+    def finish() -> None:  # on the app's loop, which may have cancelled the wait already
+        if not done.done():
+            done.set_result(None)
+
     def work() -> None:
         job.outcome = _sync(job, bank)
         try:
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
+            loop.call_soon_threadsafe(finish)
         except RuntimeError:  # the app's loop is gone: it quit, and nobody waits for this answer
             pass
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING, cast
 
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.css.query import NoMatches
+
+if TYPE_CHECKING:
+    from study.tui.app import StudyApp
 
 
 class GuardedCommandPalette(CommandPalette):
@@ -38,8 +42,14 @@ def content_score(score: float, card_id: str | None) -> float:
 
 
 class TopicsProvider(Provider):
+    @property
+    def _study_app(self) -> StudyApp:
+        # Provider.app is typed App[object]; this provider is only in StudyApp.COMMANDS.
+        return cast("StudyApp", self.app)
+
     def _entries(self) -> list[tuple[str, str, str, str | None]]:
-        bank = getattr(self.app, "services", None) and self.app.services.bank
+        services = getattr(self.app, "services", None)
+        bank = services and services.bank
         if bank is None:
             return []
         entries: list[tuple[str, str, str, str | None]] = []
@@ -53,7 +63,7 @@ class TopicsProvider(Provider):
     async def discover(self) -> Hits:
         for title, help_text, topic_id, card_id in self._entries():
             if card_id is None:
-                yield DiscoveryHit(title, partial(self.app.open_topic, topic_id, None), help=help_text)
+                yield DiscoveryHit(title, partial(self._study_app.open_topic, topic_id, None), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -63,6 +73,6 @@ class TopicsProvider(Provider):
                 yield Hit(
                     content_score(score, card_id),
                     matcher.highlight(title),
-                    partial(self.app.open_topic, topic_id, card_id),
+                    partial(self._study_app.open_topic, topic_id, card_id),
                     help=help_text,
                 )

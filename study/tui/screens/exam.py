@@ -6,7 +6,7 @@ every second what to show and which alert fires.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -22,6 +22,13 @@ from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.navigator import Navigator
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 EXAM_INTRO = (
     "[b]{questions} questions in {minutes} minutes[/], drawn by the blueprint's domain weights.\n\n"
@@ -153,6 +160,9 @@ def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
 
 
 class ExamStartScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Exam"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("s", "start", "Start", priority=True)]
 
@@ -189,8 +199,10 @@ class ExamStartScreen(Screen):
         self.action_start()
 
     def action_start(self) -> None:
-        select = self.query_one("#exam-count", Select)
-        count = None if select.is_blank() or select.value == 50 else int(select.value)
+        from textual.widgets.select import NoSelection  # Select's own module: loaded with the widget
+
+        value = self.query_one("#exam-count", Select).value
+        count = None if isinstance(value, NoSelection) or value == 50 else int(value)
         start_exam(self.app, count)
 
 
@@ -294,6 +306,9 @@ class ReviewBeforeSubmit(ModalScreen[Any]):
 
 
 class ExamScreen(QuizScreen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Exam"
     BINDINGS = [
         *QUESTION_BINDINGS,
@@ -362,7 +377,7 @@ class ExamScreen(QuizScreen):
         timer.set_class(secs <= min(thresholds), "-critical")
 
     def _time_up(self) -> None:
-        self.notify(f"Time is up: the {self.noun} was submitted.", title=self.sub_title, severity="warning",
+        self.notify(f"Time is up: the {self.noun} was submitted.", title=self.sub_title or "", severity="warning",
                     timeout=8)
         self._show_results()
 

@@ -71,8 +71,8 @@ def _key_table() -> str:
         "on a question `1`-`9` pick choices A-I, in card review `1`-`4` rate (again, hard, good, easy)"]
     lines.append("**Everywhere**: " + " · ".join(everywhere) + "\n")
     places = [(SCREENS[name][2], screen_class(name)) for name in SCREENS]
-    for title, module, cls in IN_FLOW:
-        places.append((title, getattr(importlib.import_module(f"study.tui.screens.{module}"), cls)))
+    for title, module, class_name in IN_FLOW:
+        places.append((title, getattr(importlib.import_module(f"study.tui.screens.{module}"), class_name)))
     for title, cls in places:
         found = keys(getattr(cls, "BINDINGS", []))
         if cls.__name__ in ("PracticeScreen", "ExamScreen"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,6 +15,13 @@ from study.text import count as count_noun
 from study.tui.flows import start_practice
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 PICKS = [
     ("any question", "any"),
@@ -135,6 +142,9 @@ def in_blueprint_order(bank: Any) -> list[Any]:
 
 
 class PracticeSetupScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Practice"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -283,6 +293,9 @@ def _keep_value(select: Select, options: list[tuple[str, Any]]) -> None:
 
 
 class PracticeScreen(QuizScreen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Practice"
     BINDINGS = [
         *QUESTION_BINDINGS,

@@ -7,6 +7,8 @@ terminal shows everything without scrolling sideways; Enter opens the offending 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +25,13 @@ from textual.widgets.option_list import Option
 
 from study.text import count
 from study.tui.widgets.footer import StudyFooter
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 # Lines of source shown either side of the problem's line; more than this and the pane crowds the list.
 CONTEXT_LINES = 2
@@ -93,6 +102,9 @@ def row_text(problem: Problem) -> Group:
 
 
 class ProblemsScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Bank problems"
     BINDINGS = [
         Binding("escape", "back", "Back"),

@@ -3,7 +3,7 @@ Figures come from ``study.progress.stats.compute_stats``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,8 +15,18 @@ from study.tui.format import percent
 from study.tui.widgets.bars import BarChart, BarRow
 from study.tui.widgets.footer import StudyFooter
 
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
+
 
 class ProgressScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Progress"
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("p", "practice_weak", "Practice")]
 

@@ -8,7 +8,7 @@ missed question took over a second to mount after the confirming key)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
 from rich.table import Table
@@ -25,6 +25,13 @@ from study.tui.screens.answer_review import AnswerReviewScreen, outcome
 from study.tui.screens.report_problem import REPORT_KEY, report_problem
 from study.tui.widgets.bars import BarChart, BarRow, bar
 from study.tui.widgets.footer import StudyFooter
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 UNOFFICIAL = "NVIDIA does not publish the passing score; the target is ours."
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -66,6 +73,9 @@ def weakest_objective(report: Any) -> str | None:
 
 
 class ResultsScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Results"
     BINDINGS = [
         Binding("escape,q", "close", "Done"),
@@ -199,7 +209,8 @@ class ResultsScreen(Screen):
 
     @on(DataTable.RowSelected, "#results-times")
     def _row(self, event: DataTable.RowSelected) -> None:
-        self.action_review(int(event.row_key.value))
+        if event.row_key.value is not None:  # every row is added with its position as key
+            self.action_review(int(event.row_key.value))
 
     def action_retake(self) -> None:
         from study.quiz import SelectionError

@@ -4,7 +4,7 @@ the outcome). The store's FSRS scheduler picks what is due and records every rat
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,6 +18,13 @@ from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, NO_PICK_HINT, Choices, QuestionView
 from study.tui.widgets.markdown import ReaderMarkdown
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 RATING_NAMES = ("Again", "Hard", "Good", "Easy")
 
@@ -44,6 +51,9 @@ class _RoundStore:
 
 
 class ReviewScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Review"
     # Each key is listed only while it does something (check_action): 1-4 rate a card once it is shown;
     # while a question is up the same digits pick choices, unlisted, as in practice.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,11 +17,21 @@ from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.exam import EXAM_OBJECTIVE_SETTING
 from study.tui.widgets.footer import StudyFooter
 
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
+
 THEMES = [("dark", "textual-dark"), ("light", "textual-light")]
 EXAM_OBJECTIVE = [("hidden, as on the real exam", "hidden"), ("shown", "shown")]
 
 
 class SettingsScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Settings"
     BINDINGS = [
         Binding("escape", "back", "Back"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -14,6 +14,13 @@ from textual.widgets import Header, Input, Markdown, Static, Tree
 
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
+
+# Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
+# this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 RATING_KEYS = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
 HINT = (
@@ -30,6 +37,9 @@ SIDE_BY_SIDE_MIN_WIDTH = 110
 
 
 class TopicsScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Topics"
     BINDINGS = [
         Binding("escape", "back", "Back"),
