@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
@@ -47,10 +47,10 @@ EXAM_INTRO = (
 EXAM_OBJECTIVE_SETTING = "exam_show_objective"
 
 
-def start_exam(app: App, count: int | None = None) -> None:
+def start_exam(app: StudyApp, count: int | None = None) -> None:
     from study.quiz import SelectionError, build_exam
 
-    services = app.services  # type: ignore[attr-defined]
+    services = app.services
     bank = services.bank
     if bank is None:
         app.notify("The question bank is still loading.", severity="warning")
@@ -68,14 +68,14 @@ def start_exam(app: App, count: int | None = None) -> None:
         app.push_screen(ExamScreen(session))
 
 
-def offer_to_set_aside(app: App, session_id: str, problem: Exception) -> None:
+def offer_to_set_aside(app: StudyApp, session_id: str, problem: Exception) -> None:
     """A saved exam that cannot be restored (damaged, or from a backup made elsewhere): say why and offer
     to set it aside; its answers stay recorded either way."""
     from study.untrusted import shown
 
     def chosen(answer: str | None) -> None:
         if answer == "discard":
-            app.services.store.discard_session(session_id)  # type: ignore[attr-defined]
+            app.services.store.discard_session(session_id)
             app.notify("The interrupted exam was set aside; its answers stay recorded.")
 
     app.push_screen(
@@ -90,11 +90,11 @@ def offer_to_set_aside(app: App, session_id: str, problem: Exception) -> None:
     )
 
 
-def offer_resume(app: App, active: tuple[str, str, Any]) -> None:
+def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
     """On start: an unfinished exam is in the store; offer to resume it with the time it has left."""
     from study.quiz import QuizSession, SessionError
 
-    services = app.services  # type: ignore[attr-defined]
+    services = app.services
     session_id, state_json, _deadline = active
     try:
         session = QuizSession.from_json(state_json, services.bank, clock=services.clock, store=services.store)

@@ -4,7 +4,7 @@ learner's picks to the session. Grading, timing and recording all happen in ``st
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,6 +15,12 @@ from textual.widgets import Header, Input, Static
 
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, NO_PICK_HINT, Choices, QuestionView
+
+# For the type checker only (getters.app would check isinstance on every read at run time).
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", show=False) for n in range(1, 10)] + [
     Binding(c, f"pick({i})", f"Choice {c.upper()}", show=False) for i, c in enumerate("abcde")
@@ -36,6 +42,9 @@ QUESTION_BINDINGS = [
 
 class QuizScreen(Screen):
     """Base: a header line, the question view, a status line and the footer."""
+
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
 
     # Said after NO_PICK_HINT: what else the screen offers instead of an answer.
     skip_hint = ""
