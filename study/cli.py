@@ -47,6 +47,12 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 COMMAND_MODULES = tuple(dict.fromkeys(module for _name, module, _help in COMMANDS))
 _MODULE_OF = {name: module for name, module, _help in COMMANDS}
+_HELP = {name: help_ for name, _module, help_ in COMMANDS}
+
+
+def command_help(name: str) -> str:
+    """A command's one-line help, which its module registers with: the table above is its one source."""
+    return _HELP[name]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

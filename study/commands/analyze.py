@@ -4,12 +4,13 @@ import argparse
 import sys
 
 from study.commands import add_bank_options, bank_for
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "analyze",
-        help="item analysis of many learners' results (Moodle quiz statistics), flagging broken questions",
+        help=command_help("analyze"),
         description="Reads results exported by learners (`study export` JSON files, or xAPI JSON lines from "
         "`study export --format xapi`; a directory means every such file in it) and computes Moodle's quiz "
         "statistics from each learner's first answer to each question: facility, SD, discrimination index, "

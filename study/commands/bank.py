@@ -3,6 +3,7 @@ from __future__ import annotations
 import argparse
 
 from study.commands import add_bank_options, bank_for
+from study.cli import command_help
 
 STATS_DESCRIPTION = (
     "Counts of the question bank by domain, objective, type, difficulty and templated or not, held against "
@@ -17,7 +18,7 @@ STATS_DESCRIPTION = (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("bank", help="facts about the question bank")
+    p = sub.add_parser("bank", help=command_help("bank"))
     bank_sub = p.add_subparsers(dest="bank_command", metavar="SUBCOMMAND")
     stats = bank_sub.add_parser(
         "stats",

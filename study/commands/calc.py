@@ -13,6 +13,7 @@ import os
 import sys
 from typing import Any
 from collections.abc import Mapping
+from study.cli import command_help
 
 CATALOG_TABLES = ("gpus", "models", "links")
 
@@ -20,7 +21,7 @@ CATALOG_TABLES = ("gpus", "models", "links")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "calc",
-        help="the sizing calculator on its own",
+        help=command_help("calc"),
         description="GPU sizing calculator. `study calc` lists the functions, `study calc NAME --help` "
         "explains one, `study calc gpus|models|links` prints the catalog.",
         add_help=False,

@@ -10,14 +10,12 @@ import argparse
 import sys
 
 from study.commands import add_bank_options, bank_for
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    for name, help_, run in (
-        ("suspend", "hold a card or question back from reviews and quizzes until you unsuspend it", _suspend),
-        ("unsuspend", "let a suspended or buried card or question come back", _unsuspend),
-        ("bury", "hold a card or question back until tomorrow", _bury),
-    ):
+    for name, run in (("suspend", _suspend), ("unsuspend", _unsuspend), ("bury", _bury)):
+        help_ = command_help(name)
         p = sub.add_parser(name, help=help_, description=f"{help_[0].upper()}{help_[1:]}. ID is a question id "
                            "or a card id (topic/section), as the question and topic files give them.")
         p.add_argument("ids", nargs="*", metavar="ID")

@@ -4,6 +4,7 @@ import argparse
 import sys
 
 from study.commands import add_bank_options
+from study.cli import command_help
 
 # Formats other than the progress backup live in ``study.interop.<format>``, each with ``export_command``.
 INTEROP_FORMATS = {
@@ -17,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     formats = "; ".join(f"{k}: {v}" for k, v in INTEROP_FORMATS.items())
     p = sub.add_parser(
         "export",
-        help="back up all progress, or export questions/cards/results for Moodle, Anki or an LRS",
+        help=command_help("export"),
         description=f"Default: a JSON backup of all progress (attempts, reviews, sessions, schedule, "
         f"settings) that `study import` restores. Other formats: {formats}.",
     )

@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "import",
-        help="restore or merge a progress backup, or turn a Moodle GIFT file into a question YAML file",
+        help=command_help("import"),
         description="FILE.json (or '-'): a progress backup from `study export`, merged into your store. "
         "FILE.gift or FILE.txt: Moodle GIFT questions, written as a question file with --out.",
     )

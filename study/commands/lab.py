@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "lab",
-        help="operations labs: read real tools' output on a simulated GPU cluster (--list, --run, --plain)",
+        help=command_help("lab"),
         description="Simulated GPU cluster labs. Nothing is executed: every command's output is rendered from "
         "the lab's scenario. A seed picks the case (which GPU, which Xid, ...); the same seed gives the same case.",
     )
@@ -87,7 +88,7 @@ def _objective_titles() -> dict[str, str]:
         print(f"study: warning: cannot read the blueprint ({exc}); objectives are stored without titles",
               file=sys.stderr)
         return {}
-    return {o.id: o.title for d in blueprint.domains for o in d.objectives}
+    return blueprint.objective_titles()
 
 
 def _open_store(args: argparse.Namespace) -> Any:

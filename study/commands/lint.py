@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING  # `study lint` and `study lint --help` import typing already (measured)
+from study.cli import command_help
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "lint",
-        help="check question and topic files (path:line:col: error|warning: CODE message)",
+        help=command_help("lint"),
         description="Check the built-in bank, or the given files and folders together with it (so duplicate "
         "ids and unknown topics are caught). Exit 0 when clean, 1 with errors (or warnings with --strict), 2 on "
         "usage errors.",

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import argparse
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("locate", help="print where content, questions and the progress store are")
+    p = sub.add_parser("locate", help=command_help("locate"))
     p.set_defaults(func=run)
 
 

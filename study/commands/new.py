@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import argparse
+from study.cli import command_help
 
 QUESTION_DESCRIPTION = (
     "Write a commented skeleton of a question: a fresh id, the objective, the fields its type needs, and a "
@@ -15,7 +16,7 @@ QUESTION_DESCRIPTION = (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("new", help="start a new question from a commented skeleton")
+    p = sub.add_parser("new", help=command_help("new"))
     new_sub = p.add_subparsers(dest="new_command", metavar="WHAT")
     q = new_sub.add_parser("question", help="write a question skeleton that lints clean once filled in",
                            description=QUESTION_DESCRIPTION)

@@ -6,12 +6,13 @@ import argparse
 import sys
 
 from study.commands import add_bank_options, bank_for
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     from study.progress.plan_method import PLAN_METHOD
 
-    p = sub.add_parser("plan", help="days to your exam and today's plan (reviews, new questions, minutes)",
+    p = sub.add_parser("plan", help=command_help("plan"),
                        description=PLAN_METHOD)
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     add_bank_options(p)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import argparse
+from study.cli import command_help
 
 DESCRIPTION = (
     "Show questions exactly as a learner sees them in a quiz, then the right answer, why each choice is right "
@@ -26,7 +27,7 @@ STYLES = {
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("preview", help="show questions as a learner sees them, with answers and derivations",
+    p = sub.add_parser("preview", help=command_help("preview"),
                        description=DESCRIPTION)
     p.add_argument("target", metavar="FILE|ID", help="a question file or folder, or a question id")
     p.add_argument("--seed", type=int, default=0, help="seed of the first draw (default 0); the same seed gives the same instance")

@@ -5,12 +5,13 @@ import sys
 
 from study.cli import EXIT_USAGE, UsageError
 from study.commands import add_bank_options, bank_for, bounded_number
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "quiz",
-        help="take a practice quiz or a timed exam; --plain runs it in a plain terminal",
+        help=command_help("quiz"),
         description="Practice quizzes and timed exams. With --plain, questions are printed one at a time and "
         "answers read one line each (a letter, letters separated by commas, T or F, or a number with its "
         "unit); an empty line skips; :flag, :back, :next, :review, :N, :submit and :quit do what they say. "

@@ -4,12 +4,13 @@ import argparse
 import sys
 
 from study.commands import add_bank_options, bank_for
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "regrade",
-        help="mark your stored answers again after a question's key was fixed, and replay the schedule",
+        help=command_help("regrade"),
         description="Looks at your stored answers to questions that changed since you answered them. Where the "
         "question as you saw it still matches the current one (same stem, same choices, same unit), your "
         "answer is marked again against the current key; the schedule of each question whose marks changed "

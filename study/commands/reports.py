@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "reports",
-        help="list the problems you reported with questions (press R on a question in the app)",
+        help=command_help("reports"),
         description="List the problems you reported with questions, newest first. They travel to your "
         "instructor in `study export` (JSON backup), and `study analyze` shows them beside each question.",
     )

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("reset", help="erase all progress (a JSON backup is written first)")
+    p = sub.add_parser("reset", help=command_help("reset"))
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.add_argument("--settings", action="store_true", help="also erase settings (exam date, retention, goal)")
     p.set_defaults(func=run)

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import argparse
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("schema", help="print the JSON Schema of question files (for editor validation)")
+    p = sub.add_parser("schema", help=command_help("schema"))
     p.add_argument("--kind", choices=("questions", "topic"), default="questions", help="which format (default: questions)")
     p.set_defaults(func=run)
 

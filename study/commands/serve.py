@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from study.commands import add_bank_options
+from study.cli import command_help
 
 
 def _port(text: str) -> int:
@@ -20,7 +21,7 @@ def _port(text: str) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "serve", help="open the app in a web browser (offline, behind a one-time token)",
+        "serve", help=command_help("serve"),
         description="Serve the app to a browser tab: each tab runs the same app on the same store as `study`. "
         "Prints a URL with a random token; without it every request is refused. ctrl+c stops the server "
         "and every app it started.")

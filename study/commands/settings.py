@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -12,7 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     keys = ", ".join(r.key for r in RULES if r.parse is not None)
     p = sub.add_parser(
         "settings",
-        help="show or change your settings (exam date, daily goal, retention, theme, LRS)",
+        help=command_help("settings"),
         description=f"Without arguments, every setting and its value. With KEY, that value; with KEY VALUE, "
         f"set it; with KEY --unset, go back to the default. Keys you can set: {keys}.",
     )

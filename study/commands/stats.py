@@ -3,10 +3,11 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("stats", help="your progress: exam readiness, per-domain mastery, streak, reviews due")
+    p = sub.add_parser("stats", help=command_help("stats"))
     p.add_argument("--json", action="store_true", help="print every figure as JSON")
     p.add_argument("--exam-date", metavar="YYYY-MM-DD",
                    help="save your exam date (readiness is predicted for that day); 'none' clears it")

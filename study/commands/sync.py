@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from study.commands import add_bank_options
+from study.cli import command_help
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -13,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "sync",
-        help="send your answers and exams to a learning record store (xAPI)",
+        help=command_help("sync"),
         description="Sends the statements `study export --format xapi` would write, except those the LRS "
         "already acknowledged, in batches to the LRS's statements resource (xAPI 1.0.3). A statement counts "
         "as stored only when the LRS answers as xAPI defines (200 with its id, or 204 to a PUT); redirects "
