@@ -260,6 +260,10 @@ class Blueprint(_Model):
     def objective_ids(self) -> list[str]:
         return [o.id for d in self.domains for o in d.objectives]
 
+    def objective_titles(self) -> dict[str, str]:
+        """Objective id -> title, as answers store them and results show them."""
+        return {o.id: o.title for d in self.domains for o in d.objectives}
+
     def domain_of(self, objective: str) -> Domain:
         for d in self.domains:
             if any(o.id == objective for o in d.objectives):

@@ -149,7 +149,7 @@ def compute_plan(store: Store, bank: Any, now: dt.datetime | None = None, stats:
     for q in bank.questions:
         if q.id not in seen and q.id not in held:
             unseen[q.objective] = unseen.get(q.objective, 0) + 1
-    titles = {o.id: o.title for d in bank.blueprint.domains for o in d.objectives}
+    titles = bank.blueprint.objective_titles()
     order = [s.objective for s in stats.readiness.study_next]
     order += [o for o in bank.blueprint.objective_ids() if o not in order]
     new_q = min(new_q, sum(unseen.values()))

@@ -507,7 +507,7 @@ def _domain_names(bank: Any) -> dict[str, str]:
 
 
 def _objective_titles(bank: Any) -> dict[str, str]:
-    return {o.id: o.title for d in bank.blueprint.domains for o in d.objectives}
+    return dict(bank.blueprint.objective_titles())
 
 
 def __getattr__(name: str) -> Any:

@@ -293,4 +293,4 @@ class LabScreen(Screen):
     def objective_titles(self) -> dict[str, str]:
         bank = getattr(getattr(self.app, "services", None), "bank", None)
         blueprint = getattr(bank, "blueprint", None)
-        return {o.id: o.title for d in blueprint.domains for o in d.objectives} if blueprint else {}
+        return blueprint.objective_titles() if blueprint else {}
