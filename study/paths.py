@@ -71,6 +71,15 @@ def user_cache_dir() -> Path:
     return user_cache_path(APP_NAME, appauthor=False)
 
 
+def cache_folder(name: str, override_env: str) -> Path | None:
+    """The user cache's folder for ``name``. ``$override_env`` names another folder (tests, benchmarks) and,
+    set empty, turns that cache off. A cache only saves time: callers go on without one."""
+    override = os.environ.get(override_env)
+    if override == "":
+        return None
+    return Path(override) if override else user_cache_dir() / name
+
+
 def default_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The progress store: ``--db`` wins, then ``STUDY_DB``, then the platform data dir."""
     if explicit:

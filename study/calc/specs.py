@@ -213,16 +213,10 @@ def _cache_file(path: Path, raw: bytes) -> Path | None:
     The name carries a hash of the bytes, so an edited catalog is parsed afresh and a cache is never stale."""
     import hashlib
 
-    override = os.environ.get("STUDY_CALC_CACHE")
-    if override == "":
-        return None
-    if override:
-        folder = Path(override)
-    else:
-        from study.paths import user_cache_dir
+    from study.paths import cache_folder
 
-        folder = user_cache_dir() / "catalog"
-    return folder / f"{path.stem}-{hashlib.sha256(raw).hexdigest()[:24]}.json"
+    folder = cache_folder("catalog", "STUDY_CALC_CACHE")
+    return None if folder is None else folder / f"{path.stem}-{hashlib.sha256(raw).hexdigest()[:24]}.json"
 
 
 def _load_yaml(path: Path) -> Any:

@@ -10,21 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 from study.lab.where import MAX_LAB_BYTES, LabError, labs_dir
 
 MAX_CACHE_BYTES = 2_000_000
-
-
-def _cache_dir() -> Path:
-    override = os.environ.get("STUDY_LAB_CACHE")
-    if override:
-        return Path(override)
-    from study.paths import user_cache_dir
-
-    return user_cache_dir() / "labs"
 
 
 def cached_system(lab_id: str, seed: int) -> Any:
@@ -41,9 +31,12 @@ def cached_system(lab_id: str, seed: int) -> Any:
     except OSError:
         raise LabError(f"unknown lab {lab_id!r} (see study lab --list)") from None
     key = hashlib.sha256(b"%s\0%d\0" % (__version__.encode(), seed) + raw).hexdigest()[:20]
-    cache = _cache_dir() / f"{lab_id}-{key}.json"
+    from study.paths import cache_folder
+
+    folder = cache_folder("labs", "STUDY_LAB_CACHE")
+    cache = folder / f"{lab_id}-{key}.json" if folder is not None else None
     try:
-        if cache.stat().st_size <= MAX_CACHE_BYTES:
+        if cache is not None and cache.stat().st_size <= MAX_CACHE_BYTES:
             from study.lab.view import wrap
 
             return wrap(json.loads(cache.read_text(encoding="utf-8")))
@@ -56,6 +49,8 @@ def cached_system(lab_id: str, seed: int) -> Any:
         case = build_case(load_lab(lab_id), seed)
     except CaseError as exc:
         raise LabError(str(exc)) from None
+    if cache is None:
+        return case.system
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
