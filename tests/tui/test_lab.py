@@ -9,6 +9,16 @@ from tests.tui.conftest import settle
 SIZE = (80, 24)
 
 
+async def open_lab(pilot, app, lab_id: str, seed: int):
+    """The app started, then one lab opened on a fixed case: the Lab screen."""
+    from study.tui.screens.lab import LabScreen
+
+    await settle(pilot, app)
+    app.push_screen(LabScreen(lab_id=lab_id, seed=seed))
+    await settle(pilot, app)
+    return app.screen
+
+
 @pytest.mark.asyncio
 async def test_lab_from_home_runs_a_command_answers_and_records(make_app, store):
     from textual.widgets import Input, OptionList, RichLog
@@ -68,14 +78,10 @@ async def test_lab_from_home_runs_a_command_answers_and_records(make_app, store)
 async def test_lab_screen_keeps_column_layout_and_unknown_commands_say_so(make_app):
     from textual.widgets import Input, RichLog
 
-    from study.tui.screens.lab import LabScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        app.push_screen(LabScreen(lab_id="thermal-slowdown", seed=0))
-        await settle(pilot, app)
-        screen = app.screen
+        screen = await open_lab(pilot, app, "thermal-slowdown", 0)
         for line in ("nvidia-smi", "frobnicate"):
             screen.query_one("#lab-cmd", Input).value = line
             screen.query_one("#lab-cmd", Input).focus()
@@ -92,14 +98,10 @@ async def test_review_at_the_prompt_shows_the_answers_once_every_task_is_answere
     from textual.widgets import Input, RichLog
 
     from study.tui.screens.answer_review import AnswerReviewScreen
-    from study.tui.screens.lab import LabScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
-        await settle(pilot, app)
-        screen = app.screen
+        screen = await open_lab(pilot, app, "power-cap", 3)
         pick, number = screen.session.instances
 
         async def type_in(widget_id: str, text: str) -> None:
@@ -155,14 +157,10 @@ async def test_the_answer_box_is_reached_by_tab_and_the_prompt_answers_too(make_
 
     from study.lab.case import draw_vars
     from study.lab.load import load_lab
-    from study.tui.screens.lab import LabScreen
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
-        await settle(pilot, app)
-        screen = app.screen
+        screen = await open_lab(pilot, app, "power-cap", 3)
         v = draw_vars(load_lab("power-cap"), screen.seed)
         cmd = screen.query_one("#lab-cmd", Input)
         assert app.focused is cmd
@@ -190,14 +188,10 @@ async def test_nvidia_smi_reads_whole_where_the_terminal_allows(make_app, size, 
     tasks go under it; at 120 columns a half-width pane would have cut the table."""
     from textual.widgets import RichLog
 
-    from study.tui.screens.lab import LabScreen
 
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        await settle(pilot, app)
-        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
-        await settle(pilot, app)
-        screen = app.screen
+        screen = await open_lab(pilot, app, "power-cap", 3)
         log = screen.query_one(RichLog)
         intro = [line.text for line in log.lines]
         assert any("tab completes" in line for line in intro)
@@ -220,14 +214,10 @@ async def test_what_is_typed_at_the_prompt_always_answers_in_the_terminal(make_a
     exist, or a half-typed answer must say something where the learner is looking, never `bash: answer`."""
     from textual.widgets import RichLog
 
-    from study.tui.screens.lab import LabScreen
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        app.push_screen(LabScreen(lab_id="power-cap", seed=3))
-        await settle(pilot, app)
-        screen = app.screen
+        screen = await open_lab(pilot, app, "power-cap", 3)
         log = screen.query_one(RichLog)
         count = len(screen.session.instances)
 

@@ -42,13 +42,22 @@ def module_name(path: Path, root: Path = PACKAGE) -> str:
     return ".".join(parts)
 
 
-def imports_of(path: Path, root: Path = PACKAGE) -> list[tuple[int, str]]:
-    """(line, module) for every import in the file, resolving relative ones."""
+def imports_of(path: Path, root: Path = PACKAGE, runtime_only: bool = False) -> list[tuple[int, str]]:
+    """(line, module) for every import in the file, resolving relative ones; ``from pkg import name`` also
+    counts as ``pkg.name`` (it may be a module). With ``runtime_only``, imports under ``if TYPE_CHECKING:``
+    are left out: they never run."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     here = module_name(path, root)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    typing_only: set[int] = set()
+    if runtime_only:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                typing_only.update(id(n) for stmt in node.body for n in ast.walk(stmt))
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -59,9 +68,8 @@ def imports_of(path: Path, root: Path = PACKAGE) -> list[tuple[int, str]]:
             else:
                 target = node.module or ""
             found.append((node.lineno, target))
-            # `from study import tui` names a floor in the alias, not the module.
-            if target == "study":
-                found.extend((node.lineno, f"study.{alias.name}") for alias in node.names)
+            # `from study import tui` names a floor (and `from study.tui.screens import a` a module) in the alias.
+            found.extend((node.lineno, f"{target}.{alias.name}") for alias in node.names if alias.name != "*")
     return found
 
 
@@ -71,9 +79,11 @@ def climbing_imports(root: Path = PACKAGE) -> list[str]:
         here = module_name(path, root)
         mine = floor_of(here)
         assert mine is not None
+        reported: set[int] = set()
         for line, target in imports_of(path, root):
             theirs = floor_of(target)
-            if theirs is not None and theirs > mine and target != "study":
+            if theirs is not None and theirs > mine and target != "study" and line not in reported:
+                reported.add(line)  # one line per import statement, not one per name it imports
                 out.append(f"{path.relative_to(root.parent)}:{line}: {here} (floor {mine}) imports {target} "
                            f"(floor {theirs})")
     return out
@@ -117,26 +127,6 @@ def test_a_downward_or_sideways_import_is_allowed(tmp_path: Path) -> None:
 # --- no circles inside a floor -----------------------------------------------------------------------------
 
 
-def _named_modules(path: Path, root: Path) -> set[str]:
-    """What a file imports when it runs, with ``from pkg import mod`` counted as ``pkg.mod`` too (it may be a
-    module). Imports under ``if TYPE_CHECKING:`` never run and are left out: a screen may name the app's type."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            typing_only.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    out = {t for line, t in imports_of(path, root)} if not typing_only else set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
-        if isinstance(node, ast.Import):
-            out.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            out.add(node.module)
-            out.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return out
-
-
 def import_cycles(prefix: str, root: Path = PACKAGE) -> list[list[str]]:
     """Circles of imports among the modules under ``prefix`` (lazy imports count). Screens that need each other
     reach one another through the app's table of screens (``StudyApp.show``), not by importing."""
@@ -144,7 +134,8 @@ def import_cycles(prefix: str, root: Path = PACKAGE) -> list[list[str]]:
     for path in sorted(root.rglob("*.py")):
         here = module_name(path, root)
         if here.startswith(prefix):
-            graph[here] = {t for t in _named_modules(path, root) if t.startswith(prefix) and t != here}
+            graph[here] = {t for _line, t in imports_of(path, root, runtime_only=True)
+                           if t.startswith(prefix) and t != here}
     cycles: list[list[str]] = []
     state: dict[str, int] = {}
     stack: list[str] = []
