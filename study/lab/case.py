@@ -8,19 +8,14 @@ their text and answers are written with the same ``{var}`` placeholders as the s
 from __future__ import annotations
 
 import itertools
-import random
-import re
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Iterator, Mapping
 
+from study.lab.draw import CaseError, draw, fill
 from study.lab.schema import Lab, Lookup, Pick, System
 
-_VAR = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-
-
-class CaseError(ValueError):
-    """The lab's variables cannot be drawn or its filled-in system is not valid."""
+__all__ = ["Case", "CaseError", "build_case", "draw_vars", "every_vars", "fill", "task_questions"]
 
 
 @dataclass(frozen=True)
@@ -35,29 +30,8 @@ class Case:
         return task_questions(self.lab, self.vars)
 
 
-def _choices(lab: Lab, name: str, drawn: Mapping[str, Any]) -> list[Any]:
-    spec = lab.vars[name]
-    if isinstance(spec, Pick):
-        taken = {drawn[n] for n in spec.not_ if n in drawn}
-        pool = [v for v in spec.from_ if v not in taken]
-        if not pool:
-            raise CaseError(f"variable {name!r}: every value in 'from' is taken by {spec.not_}")
-        return pool
-    return list(spec)
-
-
 def draw_vars(lab: Lab, seed: int) -> dict[str, Any]:
-    rng = random.Random(f"{seed}:{lab.id}")
-    drawn: dict[str, Any] = {}
-    for name, spec in lab.vars.items():
-        if isinstance(spec, Lookup):
-            key = str(drawn.get(spec.by))
-            if key not in spec.map:
-                raise CaseError(f"variable {name!r}: no entry for {spec.by}={key}")
-            drawn[name] = spec.map[key]
-        else:
-            drawn[name] = rng.choice(_choices(lab, name, drawn))
-    return drawn
+    return draw(lab.id, lab.model_dump(include={"vars"})["vars"], seed)
 
 
 def every_vars(lab: Lab, limit: int = 256) -> Iterator[dict[str, Any]]:
@@ -89,21 +63,6 @@ def every_vars(lab: Lab, limit: int = 256) -> Iterator[dict[str, Any]]:
             for n, spec in lookups.items():
                 v[n] = spec.map.get(str(v.get(spec.by)), "")
             yield {k: v[k] for k in lab.vars}
-
-
-def fill(value: Any, env: Mapping[str, Any]) -> Any:
-    """``value`` with placeholders replaced: a string that is exactly ``{var}`` becomes the value itself
-    (so a number stays a number), any other string gets the value's text. Unknown names stay as written."""
-    if isinstance(value, str):
-        m = _VAR.fullmatch(value.strip())
-        if m and m.group(1) in env:
-            return env[m.group(1)]
-        return _VAR.sub(lambda mm: str(env[mm.group(1)]) if mm.group(1) in env else mm.group(0), value)
-    if isinstance(value, list):
-        return [fill(v, env) for v in value]
-    if isinstance(value, dict):
-        return {fill(k, env) if isinstance(k, str) else k: fill(v, env) for k, v in value.items()}
-    return value
 
 
 def build_system(lab: Lab, env: Mapping[str, Any]) -> System:

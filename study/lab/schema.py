@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from study.lab.draw import MAX_GPUS, merge_gpu_defaults
 from study.bank.schema import Choice, Id, ObjectiveId, Reference, SourceRef, Text
 
 Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$", max_length=80)]
@@ -123,7 +124,7 @@ class DiagResult(_Model):
 class Host(_Model):
     name: Name = "dgx-01"
     model: Text
-    gpu_count: int = Field(ge=1, le=8)
+    gpu_count: int = Field(ge=1, le=MAX_GPUS)
     driver: Text = "535.104.12"
     cuda: Text = "12.2"
     dcgm: Text = "3.3.5"
@@ -141,19 +142,7 @@ class Host(_Model):
     @model_validator(mode="before")
     @classmethod
     def _merge_defaults(cls, data: Any) -> Any:
-        # Each GPU is the defaults plus what the file says about that index; GPUs the file does not name are
-        # the defaults alone. Listed ones keep their place so a finding still points at the right entry.
-        if not isinstance(data, dict):
-            return data
-        defaults = data.get("gpu_defaults") or {}
-        count = data.get("gpu_count")
-        listed = data.get("gpus") or []
-        if not isinstance(defaults, dict) or not isinstance(listed, list) or not isinstance(count, int):
-            return data
-        merged = [{**defaults, **g} if isinstance(g, dict) else g for g in listed]
-        named = {g.get("index") for g in merged if isinstance(g, dict)}
-        merged += [{**defaults, "index": i} for i in range(count) if i not in named]
-        return {**data, "gpus": merged}
+        return merge_gpu_defaults(data)
 
     def gpu(self, index: int) -> Gpu:
         return next(g for g in self.gpus if g.index == index)

@@ -208,3 +208,15 @@ def test_nvidia_smi_i_shows_one_gpu_and_mig_gi_filters_compute_instances(capsys)
     assert main(["lab", "mig-layout-read", "--run", "nvidia-smi mig -gi 3 -lci"]) == 0
     picked = [ln for ln in capsys.readouterr().out.splitlines() if "MIG " in ln]
     assert len(every) > 1 and picked == [ln for ln in every if ln.split()[2] == "3"]
+
+
+@pytest.mark.parametrize("edit, field", [
+    # The GPU defaults are merged before gpu_count is checked: a typo must not build a billion GPUs first.
+    ({"    gpu_count: 8": "    gpu_count: 8000000000"}, "gpu_count"),
+    ({'      - index: "{hot}"': "      - index: [1, 2]"}, "index"),
+])
+def test_lint_reports_a_hostile_gpu_count_or_index_at_its_place(tmp_path, edit, field):
+    text = _broken(**edit)
+    found = [d for d in _lint(tmp_path, text) if d.severity == "error"]
+    line = next(n for n, ln in enumerate(text.split("\n"), 1) if next(iter(edit.values())).strip() in ln)
+    assert any(d.line == line and field in d.message for d in found), [str(d) for d in found]
