@@ -1,8 +1,9 @@
-"""``study lab ID --run`` with a case cache: the first run validates the case, later runs read its JSON.
+"""``study lab ID --run`` without pydantic: a case is checked against the models' exported schemas and kept.
 
-The cache file's name carries a hash of the lab file's bytes, the seed and the program version, so it is
-never stale; a damaged or unreadable cache file is ignored and rewritten. Nothing here imports pydantic on
-a cache hit.
+The first run of a case checks the lab with :mod:`study.lab.shape` (the models' core schemas as data); only a
+lab that is not plainly valid goes through the pydantic models, which word the error. The checked system is
+kept as JSON in the user cache, under a name that carries a hash of the lab file's bytes, the seed and the
+program version, so it is never stale; a damaged or unreadable cache file is ignored and rewritten.
 """
 
 from __future__ import annotations
@@ -42,20 +43,58 @@ def cached_system(lab_id: str, seed: int) -> Any:
             return wrap(json.loads(cache.read_text(encoding="utf-8")))
     except (OSError, ValueError):
         pass
+    system = quick_system(lab_id, raw, seed)
+    if system is None:
+        system = _validated_system(lab_id, seed).model_dump(mode="json")
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(system), encoding="utf-8")
+            os.replace(tmp, cache)
+        except OSError:
+            pass  # a read-only cache only costs speed
+    from study.lab.view import wrap
+
+    return wrap(system)
+
+
+def quick_system(lab_id: str, raw: bytes, seed: int) -> dict[str, Any] | None:
+    """The case's system as JSON data, checked without pydantic (:mod:`study.lab.shape`), or None when the
+    lab is not plainly valid: then the models decide, and word the error."""
+    from study.bank.yamlsafe import decode_utf8, parse_yaml
+
+    if len(raw) > MAX_LAB_BYTES:
+        return None
+    text, bad = decode_utf8(raw)
+    if bad is not None or text is None:
+        return None
+    doc = parse_yaml(text)
+    if doc.fatal or doc.findings or not isinstance(doc.data, dict):
+        return None
+    return system_from_data(lab_id, doc.data, seed)
+
+
+def system_from_data(lab_id: str, data: dict[str, Any], seed: int) -> dict[str, Any] | None:
+    """:func:`quick_system` for a lab file already read (its YAML mapping)."""
+    from study.lab.draw import CaseError, draw, fill
+    from study.lab.shape import Unsure, check
+
+    try:
+        lab = check("Lab", data)
+        if lab["id"] != lab_id:
+            return None
+        system: dict[str, Any] = check("System", fill(lab["system"], draw(lab_id, lab["vars"], seed)))
+    except (Unsure, CaseError):
+        return None
+    return system
+
+
+def _validated_system(lab_id: str, seed: int) -> Any:
     from study.lab.case import CaseError, build_case
     from study.lab.load import load_lab
 
     try:
-        case = build_case(load_lab(lab_id), seed)
+        return build_case(load_lab(lab_id), seed).system
     except CaseError as exc:
         raise LabError(str(exc)) from None
-    if cache is None:
-        return case.system
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(case.system.model_dump(mode="json")), encoding="utf-8")
-        os.replace(tmp, cache)
-    except OSError:
-        pass  # a read-only cache only costs speed
-    return case.system

@@ -1,10 +1,9 @@
 """A read-only attribute view over a system as plain JSON data, for cached cases.
 
-``study lab ID --run`` is typed like a shell command, so it must answer fast; validating a case with pydantic
-costs more than the rest of the run. A case validated once is kept as JSON (``model_dump``) and read back
-through this view, which offers the same attributes and the two helpers the renderers use
-(``Host.gpu_list`` and ``Host.gpu``). The cache key includes the lab file's bytes and the program's
-version, so an edited lab or a new release never reads an old case.
+``study lab ID --run`` is typed like a shell command, so it must answer fast and never builds pydantic models:
+its case is JSON data (what ``System.model_dump(mode="json")`` gives, checked by :mod:`study.lab.shape` or
+read back from the cache) seen through this view, which offers the same attributes and the two helpers the
+renderers use (``Host.gpu_list`` and ``Host.gpu``).
 """
 
 from __future__ import annotations
