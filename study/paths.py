@@ -80,6 +80,29 @@ def cache_folder(name: str, override_env: str) -> Path | None:
     return Path(override) if override else user_cache_dir() / name
 
 
+def write_cache(target: Path, data: bytes) -> bool:
+    """Keep ``data`` as ``target`` in a cache folder, whole or not at all; False when it could not be written.
+
+    The bytes go to a sibling with an unguessable name created with O_EXCL (so a file or symlink planted at
+    a predictable name cannot take the write), then replace the target in one rename, so a reader sees the
+    old file or the new one, never half of one. A cache only saves time: callers go on either way.
+    """
+    tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return False
+    return True
+
+
 def default_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The progress store: ``--db`` wins, then ``STUDY_DB``, then the platform data dir."""
     if explicit:

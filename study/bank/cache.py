@@ -9,7 +9,6 @@ written is ignored: the bank is then loaded the ordinary way.
 
 from __future__ import annotations
 
-import os
 import pickle
 from pathlib import Path
 from typing import Any
@@ -53,10 +52,9 @@ def load_bank_cached(questions: list[str] | None = None, content: str | None = N
             olds = sorted(directory.glob("bank-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
             for old in olds[3:]:
                 old.unlink(missing_ok=True)
-            tmp = target.with_suffix(f".tmp{os.getpid()}")
-            with tmp.open("wb") as fh:
-                pickle.dump(bank, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target)
+            from study.paths import write_cache
+
+            write_cache(target, pickle.dumps(bank, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:
             pass  # a read-only cache dir only costs speed
     return bank

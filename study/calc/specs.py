@@ -8,7 +8,6 @@ print sparse figures for Hopper and Blackwell, and mixing them up doubles every 
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -260,12 +259,11 @@ def _keep(cache: Path, data: Any) -> None:
         text = json.dumps(data)
         if json.loads(text) != data:  # dates or non-string keys would come back changed: parse the YAML each time
             return
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, cache)
-    except (OSError, TypeError, ValueError):
-        pass  # a read-only or full cache folder only costs speed
+    except (TypeError, ValueError):
+        return
+    from study.paths import write_cache
+
+    write_cache(cache, text.encode("utf-8"))  # a read-only or full cache folder only costs speed
 
 
 class _Entry:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from typing import Any
 
 from study.lab.where import MAX_LAB_BYTES, LabError, labs_dir
@@ -32,7 +31,7 @@ def cached_system(lab_id: str, seed: int) -> Any:
     except OSError:
         raise LabError(f"unknown lab {lab_id!r} (see study lab --list)") from None
     key = hashlib.sha256(b"%s\0%d\0" % (__version__.encode(), seed) + raw).hexdigest()[:20]
-    from study.paths import cache_folder
+    from study.paths import cache_folder, write_cache
 
     folder = cache_folder("labs", "STUDY_LAB_CACHE")
     cache = folder / f"{lab_id}-{key}.json" if folder is not None else None
@@ -47,13 +46,7 @@ def cached_system(lab_id: str, seed: int) -> Any:
     if system is None:
         system = _validated_system(lab_id, seed).model_dump(mode="json")
     if cache is not None:
-        try:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(system), encoding="utf-8")
-            os.replace(tmp, cache)
-        except OSError:
-            pass  # a read-only cache only costs speed
+        write_cache(cache, json.dumps(system).encode("utf-8"))
     from study.lab.view import wrap
 
     return wrap(system)

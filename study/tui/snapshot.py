@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -127,11 +126,9 @@ def save(services: Any, data: dict[str, Any]) -> None:
         snapshot_key = key(services)
         if snapshot_key is None:
             return
-        target = _path()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".tmp{os.getpid()}")
         payload = {"key": snapshot_key, "computed_at": services.now().isoformat(), "data": _to_json(data)}
-        tmp.write_text(json.dumps(payload), encoding="utf-8")
-        os.replace(tmp, target)
+        from study.paths import write_cache
+
+        write_cache(_path(), json.dumps(payload).encode("utf-8"))
     except (OSError, TypeError, ValueError):
         pass
