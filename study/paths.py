@@ -89,7 +89,7 @@ def write_cache(target: Path, data: bytes) -> bool:
     """
     tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

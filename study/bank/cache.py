@@ -22,6 +22,24 @@ def cache_dir() -> Path:
     return paths.user_cache_dir() / "bank"
 
 
+def _ours(path: Path) -> bool:
+    """Whether ``path`` is a regular file of this user's that no one else may write, in a folder of this
+    user's that others may not write into: unpickling runs code, so a pickle another account could plant or
+    edit (a shared cache folder, a file made world-writable) is not loaded. A group-writable folder is let
+    pass, as a umask of 002 with a group of one's own makes it."""
+    import os
+    import stat
+
+    try:
+        st = os.stat(path, follow_symlinks=False)
+        folder = os.stat(path.parent)
+    except OSError:
+        return False
+    uid = os.getuid() if hasattr(os, "getuid") else st.st_uid
+    private = not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not folder.st_mode & stat.S_IWOTH
+    return stat.S_ISREG(st.st_mode) and st.st_uid == uid and folder.st_uid == uid and private
+
+
 def load_bank_cached(questions: list[str] | None = None, content: str | None = None,
                      directory: Path | None = None) -> Any:
     """``study.bank.load_bank(questions, content)``, through the disk cache."""
@@ -35,7 +53,7 @@ def load_bank_cached(questions: list[str] | None = None, content: str | None = N
     except OSError:
         key = None
     target = directory / f"bank-{key}.pickle" if key else None
-    if target is not None and target.is_file():
+    if target is not None and _ours(target):
         try:
             with target.open("rb") as fh:
                 return pickle.load(fh)

@@ -126,3 +126,30 @@ def test_a_full_clear_parses_every_file_again(tmp_path, monkeypatch):
     clear_cache()
     load_bank(questions=[questions], content=content)
     assert len(calls) == len(list(questions.rglob("*.yaml"))) >= 1
+
+
+def _planted(tmp_path: Path, monkeypatch, change) -> bool:
+    """Whether a pickle, after ``change(file, folder)``, is still unpickled on the next start."""
+    import pickle
+
+    from study.bank import bank as bank_module
+    from study.bank.cache import load_bank_cached
+
+    content, questions = _copy(tmp_path)
+    cache = tmp_path / "cache"
+    load_bank_cached([str(questions)], str(content), directory=cache)
+    (pickled,) = cache.glob("bank-*.pickle")
+    pickled.write_bytes(pickle.dumps("planted"))
+    change(pickled, cache)
+    bank_module.clear_cache()
+    return load_bank_cached([str(questions)], str(content), directory=cache) == "planted"
+
+
+def test_a_pickle_others_could_have_written_is_never_unpickled(tmp_path, monkeypatch):
+    import os
+
+    assert _planted(tmp_path / "a", monkeypatch, lambda f, d: None)  # the control: our own file is read
+    assert not _planted(tmp_path / "b", monkeypatch, lambda f, d: f.chmod(0o666))
+    assert not _planted(tmp_path / "c", monkeypatch, lambda f, d: d.chmod(0o777))
+    if os.geteuid() == 0:  # only root can give a file away
+        assert not _planted(tmp_path / "d", monkeypatch, lambda f, d: os.chown(f, 4242, -1))
