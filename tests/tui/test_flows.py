@@ -363,6 +363,13 @@ async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path,
         assert isinstance(dialog, ChoiceDialog)
         body = str(dialog.query_one("#dialog-body", Static).render())
         assert "03:00" in body  # 6 minutes - 2 - 1
+        # The offer's figure runs with the exam's clock while it is open, as Home's paused line does.
+        clock.advance(seconds=20)
+        dialog._refresh_body()
+        await settle(pilot, app2)
+        assert "02:40" in str(dialog.query_one("#dialog-body", Static).render())
+        clock.advance(seconds=-20)
+        dialog._refresh_body()
         await pilot.press("y")
         await settle(pilot, app2)
         exam = app2.screen
@@ -372,6 +379,34 @@ async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path,
         assert exam.session.answers[0] is not None and exam.session.flags[1]
         assert exam.session.index == 1
         assert "03:00" in text_of(app2, "#exam-timer")
+    store2.close()
+
+
+async def test_the_resume_offer_says_when_the_time_runs_out_while_it_is_open(bank, store_path, clock):
+    from study.progress import open_store
+    from study.tui.app import make_app
+    from study.tui.screens.dialogs import ChoiceDialog
+    from study.tui.screens.exam import start_exam
+
+    store = open_store(store_path)
+    app = make_app(bank=bank, store=store, clock=clock, seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 5)
+        await settle(pilot, app)
+        await pilot.press("2")
+        await settle(pilot, app)
+    store.close()
+    store2 = open_store(store_path)
+    app2 = make_app(bank=bank, store=store2, clock=clock, seed=3)
+    async with app2.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app2)
+        dialog = app2.screen
+        assert isinstance(dialog, ChoiceDialog)
+        clock.advance(minutes=7)
+        await pilot.pause(1.2)  # the dialog's own once-a-second refresh
+        body = str(dialog.query_one("#dialog-body", Static).render())
+        assert "time ran out" in body and "left on its clock" not in body
     store2.close()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -10,9 +12,13 @@ from textual.widgets import Button, Static
 
 
 class ChoiceDialog(ModalScreen[str]):
-    """A question with a few buttons; each button's id is the answer. Keys are the buttons' first letters."""
+    """A question with a few buttons; each button's id is the answer. Keys are the buttons' first letters.
 
-    def __init__(self, title: str, body: str, buttons: list[tuple[str, str, str]], *, cancel: str) -> None:
+    A body given as a function is read again every second, for a figure that changes while the dialog is
+    open (the time left on an interrupted exam's running clock)."""
+
+    def __init__(self, title: str, body: str | Callable[[], str], buttons: list[tuple[str, str, str]], *,
+                 cancel: str) -> None:
         super().__init__()
         self._title = title
         self._body = body
@@ -22,7 +28,7 @@ class ChoiceDialog(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = self._title
-            yield Static(self._body, id="dialog-body")
+            yield Static(self._body() if callable(self._body) else self._body, id="dialog-body")
             with Horizontal():
                 for i, (answer, label, key) in enumerate(self._buttons):
                     yield Button(f"{label} ({key})", id=f"dlg-{answer}", variant="primary" if i == 0 else "default")
@@ -32,6 +38,12 @@ class ChoiceDialog(ModalScreen[str]):
             self._bindings.bind(key, f"choose('{answer}')", show=False)
         self._bindings.bind("escape", f"choose('{self._cancel}')", show=False)
         self.query_one(Button).focus()
+        if callable(self._body):
+            self.set_interval(1, self._refresh_body)
+
+    def _refresh_body(self) -> None:
+        if callable(self._body):
+            self.query_one("#dialog-body", Static).update(self._body())
 
     def action_choose(self, answer: str) -> None:
         self.dismiss(answer)

@@ -101,16 +101,19 @@ def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
     except (SessionError, ValueError, KeyError) as exc:
         offer_to_set_aside(app, session_id, exc)
         return
-    left = session.remaining()
     t = tally(session)
     answered = f"{t.answered}/{session.count}" + (f" answered, {t.partial} partly" if t.partial else "")
-    body = (
-        f"An exam was interrupted: {answered} answered, "
-        f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
-        if left and left.total_seconds() > 0
-        else f"An exam was interrupted and its time ran out meanwhile ({answered} answered).\n"
-        "Resuming submits it and shows the results."
-    )
+
+    def body() -> str:
+        # Read each second: the exam's clock runs while the offer is open, as it did while the app was away.
+        left = session.remaining()
+        return (
+            f"An exam was interrupted: {answered} answered, "
+            f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
+            if left and left.total_seconds() > 0
+            else f"An exam was interrupted and its time ran out meanwhile ({answered} answered).\n"
+            "Resuming submits it and shows the results."
+        )
 
     def chosen(answer: str | None) -> None:
         try:
