@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from study.lab.case import Case
 from study.lab.shell import run_line
@@ -76,3 +76,22 @@ class LabSession:
 
     def score(self) -> tuple[int, int]:
         return sum(bool(g and g.correct) for g in self.grades), len(self.grades)
+
+
+def last_results(lab_ids: Iterable[str], attempts: Iterable[Any]) -> dict[str, int]:
+    """Per lab, how many of its tasks were right in the most recent time it was worked (its last session,
+    each task's last answer there). ``attempts`` newest first, as ``Store.history`` gives them; a lab never
+    worked is absent."""
+    # Longest id first: lab and task ids may hold dots, so "lab.a.b.t" is lab "a.b" when there is one.
+    prefixes = sorted(((f"lab.{lab_id}.", lab_id) for lab_id in lab_ids), key=lambda p: -len(p[0]))
+    session: dict[str, Any] = {}
+    answers: dict[str, dict[str, bool]] = {}
+    for a in attempts:
+        if a.mode != "lab":
+            continue
+        lab_id = next((lid for prefix, lid in prefixes if a.item_id.startswith(prefix)), None)
+        if lab_id is None:
+            continue
+        if session.setdefault(lab_id, a.session_id) == a.session_id:
+            answers.setdefault(lab_id, {}).setdefault(a.item_id, a.correct)  # newest first: the last answer
+    return {lab_id: sum(right.values()) for lab_id, right in answers.items()}

@@ -67,6 +67,16 @@ async def test_lab_from_home_runs_a_command_answers_and_records(make_app, store)
         await pilot.press("enter")
         await settle(pilot, app)
 
+        # Back at the list, the lab says how it went the last time it was worked.
+        await pilot.press("escape")
+        await settle(pilot, app)
+        await pilot.press("o")
+        await settle(pilot, app)
+        prompts = {o.id: str(o.prompt) for o in app.screen.query_one(OptionList)._options}
+        tasks = len(load_lab("power-cap").tasks)
+        assert prompts["power-cap"].endswith(f"last time 1/{tasks}")
+        assert "last time" not in prompts["thermal-slowdown"]
+
     import sqlite3
 
     rows = sqlite3.connect(store.path).execute(

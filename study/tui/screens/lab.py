@@ -95,11 +95,31 @@ class LabPickScreen(Screen):
 
         yield Header()
         self.labs = all_labs()
+        last = self._last_results()
         yield Static("Operations labs: read the real tools' output on a simulated GPU cluster. Enter opens one.",
                      id="lab-pick-head")
-        yield OptionList(*[Option(f"{lab.title}  ({', '.join(lab.objectives)})", id=lab.id) for lab in self.labs],
+        yield OptionList(*[Option(self._label(lab, last.get(lab.id)), id=lab.id) for lab in self.labs],
                          id="lab-pick")
         yield StudyFooter()
+
+    def _last_results(self) -> dict[str, int]:
+        from study.lab.session import last_results
+        from study.progress import StoreError
+
+        store = self.app.services.store
+        try:
+            return last_results([lab.id for lab in self.labs], store.history()) if store is not None else {}
+        except StoreError:
+            return {}  # the list still opens; the store's trouble is reported where it is used
+
+    @staticmethod
+    def _label(lab: Any, right: int | None) -> Text:
+        # Text, not markup: a title is the lab author's words, shown as written.
+        label = Text(f"{lab.title}  ({', '.join(lab.objectives)})")
+        if right is not None:
+            label.append("  ✓" if right == len(lab.tasks) else "  ", style="green")
+            label.append(f" last time {right}/{len(lab.tasks)}", style="dim")
+        return label
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:  # every option is made with its lab's id

@@ -62,3 +62,27 @@ def test_the_stored_shown_record_names_the_objective_by_its_title_never_the_labs
             s.answer(1, f"{s.instances[1].numeric.value:g} W")
             shown = store.history(s.instances[1].qid, limit=1)[0].shown
             assert shown["objective"] == "3.3" and shown["objective_title"] == want != lab.title
+
+
+def test_last_results_count_each_task_once_in_the_latest_session_of_each_lab():
+    import datetime as dt
+
+    from study.lab.session import last_results
+    from study.progress import Attempt
+
+    t0 = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+
+    def a(item: str, ok: bool, session: str, minutes: int, mode: str = "lab") -> Attempt:
+        return Attempt(item_id=item, content_hash="h", params={}, given="A", correct=ok, seconds=3, mode=mode,
+                       session_id=session, at=t0 + dt.timedelta(minutes=minutes))
+
+    attempts = [  # newest first, as Store.history gives them
+        a("lab.x.t1", True, "s2", 9),
+        a("lab.x.t1", False, "s2", 8),   # answered again in the same session: the later answer counts
+        a("lab.x.t2", True, "s2", 7),
+        a("lab.x.t1", False, "s1", 5),   # an older session of the same lab does not count
+        a("lab.x.y.t1", True, "s3", 4),  # lab "x.y", not lab "x" with task "y.t1"
+        a("lab.z.t1", True, "q", 3, mode="quiz"),
+        a("other.t1", True, "s4", 2),
+    ]
+    assert last_results(["x", "x.y", "z"], attempts) == {"x": 2, "x.y": 1}
