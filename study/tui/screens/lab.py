@@ -12,7 +12,7 @@ because the prompt or the answer box always has the focus. Nothing typed is ever
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
@@ -24,6 +24,11 @@ from textual.widgets import Header, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from study.tui.widgets.footer import StudyFooter
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 TERMINAL_HELP = ("Type a command (help lists them), tab completes, up/down recalls. Tab on an empty prompt "
                  "goes to the answer box (shift+tab goes back); 'answer N X' here answers task N too. "
@@ -80,6 +85,9 @@ class CommandInput(Input):
 
 class LabPickScreen(Screen):
     """The labs to choose from: id, objectives and title."""
+
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
 
     # The list takes what is left under the heading: left to its own height it filled the screen and scrolled the
     # heading (which says how to open a lab) out of sight at 80x24.
