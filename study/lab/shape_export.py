@@ -179,7 +179,10 @@ def export() -> dict[str, Any]:
 
 
 def render() -> str:
-    return json.dumps(export(), indent=1) + "\n"
+    """The export as JSON with one model per line: a schema edit shows in a diff as the model it changed."""
+    data = export()
+    models = ",\n".join(f"  {json.dumps(name)}: {json.dumps(model)}" for name, model in data["models"].items())
+    return '{"roots": %s,\n "models": {\n%s\n }\n}\n' % (json.dumps(data["roots"]), models)
 
 
 def main() -> int:
