@@ -70,7 +70,7 @@ def _check(kind: str, key: str) -> tuple[str, str] | None:
         return ("ambiguous-catalog-id", f"{kind} {key!r} names more than one part: write one of "
                 f"{', '.join(candidates)}")
     try:
-        cat._find(kind, key)
+        cat.find(kind, key)
     except specs.CatalogError as exc:
         return ("unknown-catalog-id", str(exc))
     return None

@@ -500,7 +500,7 @@ def _coerce(p: Param, v: Any, fname: str = "") -> Any:
 
         if isinstance(v, (specs.GPU, specs.Model, specs.Link)):
             return v
-        return specs.catalog()._find(kind, str(v))
+        return specs.catalog().find(kind, str(v))
     raise AssertionError(kind)
 
 

@@ -144,7 +144,7 @@ class Catalog:
     links: dict[str, Link] = field(default_factory=dict)
     _index: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    def _find(self, kind: str, key: str) -> GPU | Model | Link:
+    def find(self, kind: str, key: str) -> GPU | Model | Link:
         """Look ``key`` up in the ``kind`` table (``gpu``, ``model`` or ``link``)."""
         if kind == "gpu":
             return self.gpu(key)

@@ -95,7 +95,7 @@ def _say_which_part(kwargs: dict[str, Any]) -> None:
         if not candidates:
             continue
         try:
-            chosen = cat._find(kind, key)
+            chosen = cat.find(kind, key)
         except CatalogError:
             continue
         print(f"study: note: {kind} {key!r} could be {', '.join(candidates)}; using {chosen.id} "
