@@ -28,8 +28,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
     with store:
-        if store.notice:
-            print(f"study: {store.notice}", file=sys.stderr)
+        opened_with = store.notice
+        if opened_with:
+            print(f"study: {opened_with}", file=sys.stderr)
         if args.exam_date:
             if args.exam_date.lower() == "none":
                 store.set_setting("exam_date", None)
@@ -42,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
                     print(f"study: error: --exam-date {exc}", file=sys.stderr)
                     return 2
         stats = compute_stats(store, load_bank(), dt.datetime.now().astimezone())
+        if store.notice and store.notice != opened_with:  # found while reading: rows with damaged times
+            print(f"study: {store.notice}", file=sys.stderr)
     if args.json:
         print(stats.to_json())
         return 0

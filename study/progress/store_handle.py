@@ -11,7 +11,7 @@ import sqlite3
 import threading
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 from collections.abc import Callable
 
 from study.progress.store_open import (
@@ -23,6 +23,9 @@ from study.progress.store_open import (
     reopen_after_damage,
     write_error,
 )
+
+
+_R = TypeVar("_R")
 
 
 class StoreHandle:
@@ -37,6 +40,7 @@ class StoreHandle:
         self._conn, self.notice = open_connection(self.path)
         self._opened_as = file_identity(self.path)  # see ``_follow_path``
         self.on_notice: Callable[[str], None] | None = None  # the app's toast for a notice found in use
+        self._left_out: dict[str, int] = {}  # rows left out of reads for a time damaged on disk, by kind
 
     def _tx(self) -> _locked_tx:
         return _locked_tx(self)
@@ -90,6 +94,23 @@ class StoreHandle:
             self.notice = notice
         if self.on_notice is not None:
             self.on_notice(notice)
+
+    def _kept(self, kept: list[_R], read: int, what: str) -> list[_R]:  # what: a plural ending in "s"
+        """``kept``, the rows of a read that could be placed in time; the learner is told once per kind how
+        many were left out, so a flipped byte on disk is neither a traceback nor a silent gap in the history.
+        The rows stay in the file as they are."""
+        missing = read - len(kept)
+        if missing > self._left_out.get(what, 0):
+            self._left_out[what] = missing
+            one = missing == 1
+            notice = (f"{missing} {what if not one else what[:-1]} in {self.path} {'has' if one else 'have'} a time "
+                      f"damaged on disk and {'is' if one else 'are'} left out of your history (the file keeps "
+                      f"{'it' if one else 'them'} as {'it is' if one else 'they are'})")
+            if self.notice is None:
+                self.notice = notice
+            if self.on_notice is not None:
+                self.on_notice(notice)
+        return kept
 
     def close(self) -> None:
         with self._lock:

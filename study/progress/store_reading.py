@@ -46,7 +46,8 @@ class StoreReading(StoreHandle):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
-        return [a for a in map(attempt_of, self._query(sql, tuple(args))) if a is not None]
+        rows = self._query(sql, tuple(args))
+        return self._kept([a for a in map(attempt_of, rows) if a is not None], len(rows), "answers")
 
     def reviews(self, card_id: str | None = None, limit: int | None = None) -> list[Review]:
         """Topic-card reviews, newest first; one whose time was damaged on disk is left out."""
@@ -60,8 +61,8 @@ class StoreReading(StoreHandle):
             sql += " LIMIT ?"
             args.append(int(limit))
         rows = self._query(sql, tuple(args))
-        return [Review(c, h, Rating(r), s, when, u)
-                for c, h, r, s, a, u in rows if (when := stored_time(a)) is not None]
+        return self._kept([Review(c, h, Rating(r), s, when, u)
+                           for c, h, r, s, a, u in rows if (when := stored_time(a)) is not None], len(rows), "card reviews")
 
     def item_state(self, item_id: str) -> ItemState | None:
         """The FSRS state of an item, or None if never seen."""

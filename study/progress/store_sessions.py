@@ -72,4 +72,4 @@ class StoreSessions(StoreHandle):
             f"SELECT {SESSION_COLS} FROM sessions WHERE kind = 'exam' AND finished_at IS NOT NULL"
             " AND report_json IS NOT NULL ORDER BY finished_at"
         )
-        return [s for s in map(session_of, rows) if s is not None]
+        return self._kept([s for s in map(session_of, rows) if s is not None], len(rows), "sessions")

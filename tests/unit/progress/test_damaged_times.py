@@ -46,9 +46,20 @@ def test_rows_with_a_damaged_time_are_left_out_of_the_history(tmp_path: Path) ->
     damage(path, "UPDATE attempts SET at = 'garbage' WHERE item_id = 'q1'")
     damage(path, "UPDATE reviews SET at = '2026-13-45' WHERE card_id = 'c2'")
     with open_store(path) as s:
+        assert s.notice is None
+        told: list[str] = []
+        s.on_notice = told.append
         assert [(a.item_id, a.at) for a in s.history()] == [("q2", LATER)]
         assert [(r.card_id, r.at) for r in s.reviews()] == [("c1", NOW)]
         assert s.history(item_id="q1") == []
+        s.history()  # read again: told once
+        # Left out, not lost, and not in silence: the learner is told once per kind, and the rows stay.
+        assert told == [f"1 answer in {path} has a time damaged on disk and is left out of your history "
+                        "(the file keeps it as it is)",
+                        f"1 card review in {path} has a time damaged on disk and is left out of your history "
+                        "(the file keeps it as it is)"]
+        assert s.notice == told[0]
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM attempts").fetchone() == (2,)
 
 
 def test_a_sessions_other_times_stand_in_for_a_damaged_one(tmp_path: Path) -> None:
@@ -73,3 +84,13 @@ def test_stats_and_regrade_still_answer(tmp_path: Path, capsys) -> None:
     assert json.loads(capsys.readouterr().out)["attempts"] == 2  # the totals are counted apart from the times
     assert main(["--db", str(path), "regrade"]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_stats_says_in_one_line_that_an_exam_it_cannot_place_in_time_is_left_out(tmp_path: Path, capsys) -> None:
+    path = filled(tmp_path)
+    damage(path, "UPDATE sessions SET started_at = 'x', updated_at = 'y', finished_at = 'z' WHERE id = 'e2'")
+    assert main(["--db", str(path), "stats", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)["exam_history"]) == 1
+    assert err == (f"study: 1 session in {path} has a time damaged on disk and is left out of your history "
+                   "(the file keeps it as it is)\n")
