@@ -78,7 +78,7 @@ def system_from_data(lab_id: str, data: dict[str, Any], seed: int) -> dict[str, 
         if lab["id"] != lab_id:
             return None
         system: dict[str, Any] = check("System", fill(lab["system"], draw(lab_id, lab["vars"], seed)))
-    except (Unsure, CaseError):
+    except (Unsure, CaseError, RecursionError):  # nesting deeper than the YAML reader allows: not from a file
         return None
     return system
 

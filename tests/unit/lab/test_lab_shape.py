@@ -157,6 +157,15 @@ def test_a_lab_whose_id_is_not_its_name_or_whose_case_cannot_be_drawn_goes_to_th
     assert system_from_data("power-cap", broken, 0) is None
 
 
+def test_data_nested_past_the_recursion_limit_is_left_to_the_models():
+    data = _yaml("power-cap")
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    data["system"]["host"]["gpu_defaults"]["deep"] = deep
+    assert system_from_data("power-cap", data, 0) is None
+
+
 class _WithValidator(BaseModel):
     name: str
 
