@@ -51,23 +51,35 @@ class Heatmap(Static):
             q = [nonzero[min(len(nonzero) - 1, int(len(nonzero) * f))] for f in (0.25, 0.5, 0.75)]
         else:
             q = [1, 2, 3]
-        out = Text()
+        # Runs of cells in one style are one span each: the cost of turning the text into lines on every
+        # layout grows with the spans, and a year of mostly empty days is a few runs, not 371 cells.
+        runs: list[tuple[str, str]] = []
+
+        def put(text: str, style: str) -> None:
+            if runs and runs[-1][1] == style:
+                runs[-1] = (runs[-1][0] + text, style)
+            else:
+                runs.append((text, style))
+
         month_row = [" "] * (weeks * cell)
         for w in range(weeks):
             monday = first_monday + timedelta(weeks=w)
             if monday.day <= 7 and (w * cell) + 3 <= weeks * cell:
                 month_row[w * cell : w * cell + 3] = list(monday.strftime("%b"))
-        out.append("    " + "".join(month_row).rstrip() + "\n", style="dim")
+        put("    " + "".join(month_row).rstrip() + "\n", "dim")
         for row in range(7):
-            out.append(f"{ROW_LABELS[row]:<4}", style="dim")
+            put(f"{ROW_LABELS[row]:<4}", "dim")
             for w in range(weeks):
                 day = first_monday + timedelta(weeks=w, days=row)
                 if day > today:
-                    out.append(" " * cell)
+                    put(" " * cell, "")
                     continue
                 lvl = self.level(self._counts.get(day, 0), q)
                 glyph = LEVELS[lvl] * cell if lvl else "·" + " " * (cell - 1)
-                out.append(glyph, style=HEAT_STYLES[lvl] if lvl else "dim")
+                put(glyph, HEAT_STYLES[lvl] if lvl else "dim")
             if row < 6:
-                out.append("\n")
+                put("\n", "")
+        out = Text()
+        for text, style in runs:
+            out.append(text, style=style)
         return out
