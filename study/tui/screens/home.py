@@ -17,6 +17,7 @@ from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.heatmap import Heatmap
 
 
+TALL = 34  # rows from which Home shows its extra panels (app.tcss: HomeScreen.-tall)
 FOOTER_ROOM_FOR_PROBLEMS = 90  # columns the home footer needs to list "! Problems" beside the other keys
 
 # The type checker is told this screen's app is StudyApp (with its services and start-up hooks); at run time
@@ -87,6 +88,9 @@ class HomeScreen(Screen):
         self.query_one("#home-heatmap").border_title = "Activity"
         self.query_one("#home-forecast-box").border_title = "Reviews due, next 30 days"
         self.query_one("#home-exams").border_title = "Last exams"
+        # Known before the first layout, not only from the first resize: a tall screen was laid out and painted
+        # once without its extra panels, then again with them.
+        self._set_tall(self.app.size.height)
         self.watch(self.app, "ready", self._on_ready, init=True)
         self.watch(self.app, "bank_version", self._on_reload, init=False)
         if getattr(self.app, "use_snapshot", False) and not self.app.ready:
@@ -162,9 +166,12 @@ class HomeScreen(Screen):
             self._paused_timer = self.set_interval(1.0, self._show_paused, name="home-paused")
 
     def on_resize(self, event: events.Resize) -> None:
-        # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
-        self.set_class(event.size.height >= 34, "-tall")
+        self._set_tall(event.size.height)
         self.refresh_bindings()
+
+    def _set_tall(self, height: int) -> None:
+        # Extra panels only where they fit without pushing the essentials off an 80x24 screen.
+        self.set_class(height >= TALL, "-tall")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # "!" only earns its place in the footer when there is something to see.
