@@ -7,10 +7,13 @@ inside their run functions so ``study --help`` and the TUI start-up stay fast.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from collections.abc import Sequence  # already loaded by argparse's imports; `typing` would cost 4 ms
+from collections.abc import Sequence  # already loaded at start-up; `typing` would cost 4 ms
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (see above)
+if TYPE_CHECKING:
+    import argparse
 
 # Every command: its name, the module under ``study.commands`` that registers it, and its one-line help. Order
 # here is the order shown by ``study --help``. ``study --help`` (and a mistyped command, which argparse answers
@@ -61,31 +64,6 @@ class UsageError(Exception):
     """A mistake in how the command was called: reported in one line, exit 2."""
 
 
-class StudyParser(argparse.ArgumentParser):
-    """argparse with the project's error rule: one ``study: error:`` line (no usage dump), exit 2, and a
-    "did you mean" for a mistyped choice or subcommand. Subparsers inherit the class."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        where = self.prog.removeprefix("study").strip()
-        self.exit(EXIT_USAGE, f"study: error: {where + ': ' if where else ''}{message}\n")
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        formatter = self.formatter_class(prog=self.prog, width=_terminal_width() - 2)  # type: ignore[call-arg]
-        if hasattr(self, "color") and hasattr(formatter, "_set_color"):  # Python 3.14's coloured help
-            formatter._set_color(self.color)
-        return formatter
-
-    def _check_value(self, action: argparse.Action, value: object) -> None:
-        choices = action.choices
-        if choices is not None and value not in choices:
-            import difflib
-
-            options = [str(c) for c in choices]
-            near = difflib.get_close_matches(str(value), options, n=2, cutoff=0.6)
-            hint = f" (did you mean {' or '.join(near)}?)" if near else f" (choose from {', '.join(options)})"
-            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint}")
-
-
 # Top-level options and whether each takes a value: enough to find the command word without argparse.
 _GLOBAL_OPTIONS = {"--db": True, "--no-watch": False}
 
@@ -108,25 +86,11 @@ def wanted_modules(argv: Sequence[str]) -> tuple[str, ...] | None:
     return ()
 
 
-def _terminal_width() -> int:
-    """What argparse's formatter would ask ``shutil`` for, without importing it (and bz2, lzma, fnmatch) for
-    one number: $COLUMNS, else the terminal's width, else 80."""
-    import os
-
-    try:
-        return int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        pass
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
-    except (AttributeError, ValueError, OSError):
-        return 80
-
-
 def build_parser(modules: Sequence[str] | None = COMMAND_MODULES) -> argparse.ArgumentParser:
     """The parser with the commands of ``modules`` fully registered; with None, every command by its name and
     help only (enough for the top-level help and for a mistyped command)."""
     from study import __version__
+    from study.cli_parser import StudyParser
 
     parser = StudyParser(
         prog="study",
@@ -164,15 +128,21 @@ def build_parser(modules: Sequence[str] | None = COMMAND_MODULES) -> argparse.Ar
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(wanted_modules(argv))
-    args = parser.parse_args(argv)
-    func = getattr(args, "func", None)
-    if func is None:
-        # ``study`` alone, or ``study --db X``: the app.
-        from study.commands.tui import run as run_tui
-
-        func = run_tui
     try:
+        if not argv:
+            # ``study`` alone: the app, with no command line to parse (argparse and the parser are 2 ms of
+            # the start-up, before the first paint).
+            from study.tui.app import run_app
+
+            return run_app(db=None, watch=None, questions=None, content=None)  # as `study tui` gives it
+        parser = build_parser(wanted_modules(argv))
+        args = parser.parse_args(argv)
+        func = getattr(args, "func", None)
+        if func is None:
+            # ``study --db X`` and the like: the app.
+            from study.commands.tui import run as run_tui
+
+            func = run_tui
         return int(func(args) or 0)
     except UsageError as exc:
         print(f"study: error: {exc}", file=sys.stderr)

@@ -103,7 +103,8 @@ def _say_which_part(kwargs: dict[str, Any]) -> None:
 
 
 def _function_parser(f: Any) -> Any:
-    from study.cli import StudyParser, UsageError
+    from study.cli import UsageError
+    from study.cli_parser import StudyParser
 
     class _Parser(StudyParser):
         """Raises instead of exiting: ``run`` is already inside main's one-line error handling."""

@@ -19,7 +19,7 @@ FLOORS: dict[str, int] = {
     "progress": 2,
     "quiz": 3, "lab": 3, "analysis": 3,
     "authoring": 4, "interop": 4,
-    "tui": 5, "commands": 5, "cli": 5, "__main__": 5, "serve": 5,
+    "tui": 5, "commands": 5, "cli": 5, "cli_parser": 5, "__main__": 5, "serve": 5,
 }
 HELPERS_FLOOR = 0
 
