@@ -4,17 +4,47 @@ how they are read. Kept out of ``study.bank`` so that start-up can compute it wi
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
 from collections.abc import Iterable
+from typing import Any
 
 
-def files_fingerprint(roots: Iterable[Path], *, versions: bool = True) -> str:
+class Checksum:
+    """A CRC-32 and an Adler-32 of the bytes, and their length: for a key whose only cost when two states
+    share it is a stale picture replaced a moment later (the home snapshot), where hashlib's import (OpenSSL,
+    2 ms before the first paint) would buy nothing. zlib is loaded by then anyway."""
+
+    def __init__(self) -> None:
+        self.crc, self.adler, self.size = 0, 1, 0
+
+    def update(self, data: bytes) -> None:
+        import zlib
+
+        self.crc, self.adler = zlib.crc32(data, self.crc), zlib.adler32(data, self.adler)
+        self.size += len(data)
+
+    def hexdigest(self) -> str:
+        return f"{self.crc:08x}{self.adler:08x}{self.size:016x}"
+
+
+def checksum(data: bytes) -> str:
+    c = Checksum()
+    c.update(data)
+    return c.hexdigest()
+
+
+def files_fingerprint(roots: Iterable[Path], *, versions: bool = True, strong: bool = True) -> str:
     """``versions=False`` leaves out the package versions (looking them up takes tens of milliseconds), for a
-    key that guards figures computed from the files rather than objects pickled by those packages."""
-    h = hashlib.sha256()
+    key that guards figures computed from the files rather than objects pickled by those packages.
+    ``strong=False`` keys with a :class:`Checksum` instead of SHA-256, for a key whose collision costs nothing
+    but a moment's stale picture; a key that guards a pickle stays strong."""
+    h: Checksum | Any = Checksum()
+    if strong:
+        import hashlib
+
+        h = hashlib.sha256()
     h.update(f"{sys.version_info[:3]}|{os.getcwd()}".encode())
     if versions:
         try:

@@ -45,8 +45,9 @@ def _db_path(services: Any) -> Path:
 
 
 def _store_key(db: Path) -> str | None:
-    import hashlib
     import sqlite3
+
+    from study.fingerprint import checksum
 
     if not db.is_file():
         return None
@@ -59,7 +60,7 @@ def _store_key(db: Path) -> str | None:
             conn.close()
     except sqlite3.Error:
         return None
-    return hashlib.sha256(repr((str(db.resolve()), rows)).encode()).hexdigest()[:32]
+    return checksum(repr((str(db.resolve()), rows)).encode())
 
 
 def _bank_key(services: Any) -> str:
@@ -68,7 +69,7 @@ def _bank_key(services: Any) -> str:
 
     questions = [Path(q) for q in services.questions] if services.questions else [paths.questions_dir()]
     content = Path(services.content) if services.content else paths.content_dir()
-    return files_fingerprint([content, *questions], versions=False)
+    return files_fingerprint([content, *questions], versions=False, strong=False)
 
 
 def key(services: Any) -> str | None:

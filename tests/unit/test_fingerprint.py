@@ -31,3 +31,19 @@ def test_the_key_follows_a_size_or_time_change(tmp_path: Path) -> None:
     assert files_fingerprint([tmp_path], versions=False) == before
     (tmp_path / "a" / "c.md").write_text("edited, longer")
     assert files_fingerprint([tmp_path], versions=False) != before
+
+
+def test_the_weak_key_follows_changes_too_and_needs_no_hashlib(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    _tree(tmp_path)
+    before = files_fingerprint([tmp_path], versions=False, strong=False)
+    assert before != files_fingerprint([tmp_path], versions=False)  # a different digest, not a truncation
+    (tmp_path / "a" / "c.md").write_text("x/c.md")  # same length as before
+    assert files_fingerprint([tmp_path], versions=False, strong=False) != before
+    # The home snapshot computes it before the first paint, where importing hashlib cost 2 ms.
+    probe = (f"import sys; from study.fingerprint import files_fingerprint; "
+             f"files_fingerprint([{str(tmp_path)!r}], versions=False, strong=False); print('hashlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
