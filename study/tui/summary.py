@@ -44,6 +44,7 @@ FIRST_STEPS = (
     "[b]t[/]  read the cards of a topic\n"
     "[b]p[/]  practise questions on it\n"
     "[b]r[/]  review what comes due\n"
+    "[b]o[/]  find the fault on a simulated GPU cluster (labs)\n"
     "[b]e[/]  take a 50-question exam\n"
     "[b],[/]  set your exam date"
 )

@@ -19,6 +19,7 @@ from study.tui.widgets.heatmap import Heatmap
 
 TALL = 34  # rows from which Home shows its extra panels (app.tcss: HomeScreen.-tall)
 FOOTER_ROOM_FOR_PROBLEMS = 90  # columns the home footer needs to list "! Problems" beside the other keys
+FOOTER_ROOM_FOR_LABS = 100  # and "o Labs" too (11 more when "! Problems" is listed as well)
 
 # The type checker is told this screen's app is StudyApp (with its services and start-up hooks); at run time
 # getters.app would check isinstance on every read, so it is declared for the checker only.
@@ -39,8 +40,10 @@ class HomeScreen(Screen):
         Binding("e", "app.open('exam')", "Exam"),
         Binding("c", "app.open('calc')", "Calc"),
         Binding("t", "app.open('topics')", "Topics"),
-        # Not in the footer (80 columns are full); Help and the palette list it.
-        Binding("o", "app.open('lab')", "Labs", show=False),
+        # In the footer where it fits beside the others (80 columns are full); Help, the palette and the first
+        # steps list it everywhere.
+        Binding("o", "labs", "Labs"),
+        Binding("o", "labs_narrow", "Labs", show=False),
         # "%" and "," rather than letters: g, s and the like are verbs on other screens (Navigator, Start), and a
         # key means one thing wherever the footer shows it (tests/tui/test_keys.py).
         Binding("percent_sign", "app.open('progress')", "Progress", key_display="%"),
@@ -181,6 +184,8 @@ class HomeScreen(Screen):
             return self._has_problems()
         if action == "quit":
             return self.size.width >= FOOTER_ROOM_FOR_PROBLEMS
+        if action == "labs":
+            return self.size.width >= FOOTER_ROOM_FOR_LABS + (11 if self._has_problems() else 0)
         return True
 
     def _has_problems(self) -> bool:
@@ -198,6 +203,11 @@ class HomeScreen(Screen):
         self.app.exit()
 
     action_quit_narrow = action_quit
+
+    def action_labs(self) -> None:
+        self.app.action_open("lab")
+
+    action_labs_narrow = action_labs
 
     def on_screen_resume(self) -> None:
         # Coming back from a quiz: the figures changed.
