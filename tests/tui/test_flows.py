@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Input, Markdown, Static, Tree
@@ -334,11 +335,12 @@ async def test_exam_alerts_then_auto_submit_at_zero(make_app, clock):
         assert app.screen.report.timed_out
 
 
-async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path, clock):
+async def _exam_then_killed(bank, store_path, clock, act) -> Any:
+    """An app starts a 5-question exam (6 minutes), ``act(pilot)`` answers some of it, and the process dies:
+    no submit, the store keeps what was saved after each action. The exam's session."""
     from study.progress import open_store
     from study.tui.app import make_app
-    from study.tui.screens.dialogs import ChoiceDialog
-    from study.tui.screens.exam import ExamScreen, start_exam
+    from study.tui.screens.exam import start_exam
 
     store = open_store(store_path)
     app = make_app(bank=bank, store=store, clock=clock, seed=3)
@@ -346,17 +348,34 @@ async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path,
         await settle(pilot, app)
         start_exam(app, 5)  # 6 minutes: the time follows the 5 questions drawn
         await settle(pilot, app)
-        first = app.screen.session
+        session = app.screen.session
+        await act(pilot)
+        await settle(pilot, app)
+    store.close()
+    return session
+
+
+def _restarted(bank, store_path, clock) -> tuple[Any, Any]:
+    from study.progress import open_store
+    from study.tui.app import make_app
+
+    store = open_store(store_path)
+    return store, make_app(bank=bank, store=store, clock=clock, seed=3)
+
+
+async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path, clock):
+    from study.tui.screens.dialogs import ChoiceDialog
+    from study.tui.screens.exam import ExamScreen
+
+    async def answer_then_flag(pilot):
         await pilot.press("2", "n")
         clock.advance(minutes=2)
         await pilot.press("f")
-        await settle(pilot, app)
-    # The process dies here: no submit, the store keeps what was saved after each action.
-    store.close()
+
+    first = await _exam_then_killed(bank, store_path, clock, answer_then_flag)
     clock.advance(minutes=1)  # time passes while the app is closed: the exam clock keeps running
 
-    store2 = open_store(store_path)
-    app2 = make_app(bank=bank, store=store2, clock=clock, seed=3)
+    store2, app2 = _restarted(bank, store_path, clock)
     async with app2.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app2)
         dialog = app2.screen
@@ -383,22 +402,13 @@ async def test_exam_killed_and_resumed_with_the_remaining_time(bank, store_path,
 
 
 async def test_the_resume_offer_says_when_the_time_runs_out_while_it_is_open(bank, store_path, clock):
-    from study.progress import open_store
-    from study.tui.app import make_app
     from study.tui.screens.dialogs import ChoiceDialog
-    from study.tui.screens.exam import start_exam
 
-    store = open_store(store_path)
-    app = make_app(bank=bank, store=store, clock=clock, seed=3)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, app)
-        start_exam(app, 5)
-        await settle(pilot, app)
+    async def answer_one(pilot):
         await pilot.press("2")
-        await settle(pilot, app)
-    store.close()
-    store2 = open_store(store_path)
-    app2 = make_app(bank=bank, store=store2, clock=clock, seed=3)
+
+    await _exam_then_killed(bank, store_path, clock, answer_one)
+    store2, app2 = _restarted(bank, store_path, clock)
     async with app2.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app2)
         dialog = app2.screen
