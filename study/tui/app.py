@@ -52,6 +52,8 @@ def screen_class(name: str) -> type[Screen]:
 # Screens that other screens lead to (a set's results, the session a flow built): name -> (module, class). A
 # screen opens another with ``app.show(name, ...)`` instead of importing it, so the screens never import each
 # other in a circle (practice -> results -> practice); the app, on top, is the one place that knows them all.
+DEFAULT_THEME = "textual-dark"  # Textual's own default, which a store without a theme setting gets
+
 ROUTES: dict[str, tuple[str, str]] = {
     "practice-session": ("practice", "PracticeScreen"),
     "exam-session": ("exam", "ExamScreen"),
@@ -119,6 +121,12 @@ class StudyApp(App[int]):
         return screen_class("home")()
 
     def on_mount(self) -> None:
+        if self.use_snapshot and not self.services.ready:
+            from study.tui import snapshot
+
+            remembered = snapshot.remembered_theme()
+            if remembered in self.available_themes:
+                self.theme = remembered
         self.apply_theme()
         if self._bench_file:
             self.call_after_refresh(self._bench_mark, "first")
@@ -310,11 +318,21 @@ class StudyApp(App[int]):
             self.action_open("problems")
 
     def apply_theme(self) -> None:
+        """The theme the store's setting names (the default when it names none), once the store is loaded;
+        the app remembers it for its next start (``snapshot.remember_theme``)."""
+        if self.services.store is None:
+            return
         theme = self.services.setting("theme", None)
         if theme in ("dark", "light"):
             theme = f"textual-{theme}"
-        if theme and theme in self.available_themes:
+        if not (theme and theme in self.available_themes):
+            theme = DEFAULT_THEME
+        if self.theme != theme:
             self.theme = theme
+        if self.use_snapshot:
+            from study.tui import snapshot
+
+            snapshot.remember_theme(theme)
 
     # -- navigation -------------------------------------------------------------------------------------
 

@@ -38,6 +38,31 @@ def _path() -> Path:
     return paths.user_cache_dir() / "home-snapshot.json"
 
 
+def _theme_path() -> Path:
+    from study import paths
+
+    return paths.user_cache_dir() / "theme.txt"
+
+
+def remembered_theme() -> str | None:
+    """The theme the app last showed, so a learner who chose the light one is not shown the dark one until
+    the store has loaded (and every widget styled twice). The store's setting still decides once it loads."""
+    try:
+        with _theme_path().open("rb") as fh:
+            raw = fh.read(65)
+        name = raw.decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return name if len(raw) <= 64 and name.replace("-", "").isalnum() else None
+
+
+def remember_theme(name: str) -> None:
+    if remembered_theme() != name:
+        from study.paths import write_cache
+
+        write_cache(_theme_path(), name.encode("ascii"))
+
+
 def _db_path(services: Any) -> Path:
     from study.paths import default_db_path
 

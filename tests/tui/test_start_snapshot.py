@@ -111,3 +111,49 @@ async def test_injected_services_never_use_a_snapshot(make_app, cache_home):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
     assert not app.use_snapshot and not list(cache_home.rglob("home-snapshot.json"))
+
+
+async def test_a_chosen_light_theme_shows_from_the_first_paint_of_the_next_start(bank_dir, cache_home, tmp_path):
+    from study.progress import open_store
+    from study.tui.app import StudyApp
+
+    clock = FrozenClock()
+    db = tmp_path / "progress.db"
+    with open_store(db) as store:
+        store.set_setting("theme", "light")
+    first = StudyApp(services(bank_dir, db, clock))
+    async with first.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, first)
+        assert first.theme == "textual-light"
+    first.services.store.close()
+
+    second = StudyApp(services(bank_dir, db, clock))
+    second._start_loading = lambda: None  # before the store loads, the theme is already the chosen one
+    async with second.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not second.ready and second.theme == "textual-light"
+
+    with open_store(db) as store:
+        store.set_setting("theme", None)  # back to the default, say from `study settings`: the store decides
+    third = StudyApp(services(bank_dir, db, clock))
+    async with third.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, third)
+        assert third.theme == "textual-dark"
+    third.services.store.close()
+    fourth = StudyApp(services(bank_dir, db, clock))
+    fourth._start_loading = lambda: None
+    async with fourth.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert fourth.theme == "textual-dark"
+
+
+def test_a_damaged_or_odd_theme_file_is_ignored(cache_home):
+    from study.tui import snapshot
+
+    assert snapshot.remembered_theme() is None
+    snapshot.remember_theme("textual-light")
+    assert snapshot.remembered_theme() == "textual-light"
+    path = next(cache_home.rglob("theme.txt"))
+    for junk in (b"\xff\xfe", b"$(rm -rf ~)", b"x" * 10_000):
+        path.write_bytes(junk)
+        assert snapshot.remembered_theme() is None
