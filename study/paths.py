@@ -7,6 +7,8 @@ install, beside the package. User data follows the platform's conventions via pl
 from __future__ import annotations
 
 import os
+import posixpath
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -52,7 +54,29 @@ def topics_dir() -> Path:
     return content_dir() / "topics"
 
 
+def _linux_user_dir(xdg_variable: str, default: str) -> Path | None:
+    """platformdirs' user folder on plain Linux, found without importing it; None where it must decide.
+
+    Importing platformdirs costs ~10 ms (its Unix class pulls in tempfile, shutil and random), paid before the
+    app's first paint and by every ``study calc`` and ``study lab --run``. On Linux its answer is the XDG
+    variable when that is absolute, else ``default`` under an absolute HOME; anything else (another platform,
+    Android, no usable HOME) is left to platformdirs. tests/unit/test_paths.py holds the two to the same answer.
+    """
+    if sys.platform != "linux" or hasattr(sys, "getandroidapilevel") or "ANDROID_DATA" in os.environ:
+        return None
+    base = os.environ.get(xdg_variable, "")
+    if not posixpath.isabs(base):
+        home = os.environ.get("HOME", "")
+        if not posixpath.isabs(home):
+            return None
+        base = posixpath.expanduser(default)
+    return Path(base, APP_NAME)
+
+
 def user_data_dir() -> Path:
+    fast = _linux_user_dir("XDG_DATA_HOME", "~/.local/share")
+    if fast is not None:
+        return fast
     from platformdirs import user_data_path
 
     return user_data_path(APP_NAME, appauthor=False)
@@ -60,12 +84,18 @@ def user_data_dir() -> Path:
 
 def user_config_dir() -> Path:
     """Where files the learner writes by hand live (the LRS credentials file)."""
+    fast = _linux_user_dir("XDG_CONFIG_HOME", "~/.config")
+    if fast is not None:
+        return fast
     from platformdirs import user_config_path
 
     return user_config_path(APP_NAME, appauthor=False)
 
 
 def user_cache_dir() -> Path:
+    fast = _linux_user_dir("XDG_CACHE_HOME", "~/.cache")
+    if fast is not None:
+        return fast
     from platformdirs import user_cache_path
 
     return user_cache_path(APP_NAME, appauthor=False)
