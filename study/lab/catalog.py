@@ -7,11 +7,10 @@ what nvidia-smi reports (MiB), not the marketing "80 GB".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class MigProfile:
+class MigProfile(NamedTuple):
     """One GPU instance profile as ``nvidia-smi mig -lgip`` lists it.
 
     ``slices`` is the number of the GPU's 8 memory slices it takes, ``starts`` the slice positions where it
@@ -37,8 +36,7 @@ class MigProfile:
         return int(self.name.split("g.", 1)[0])
 
 
-@dataclass(frozen=True)
-class GpuModel:
+class GpuModel(NamedTuple):
     key: str
     name: str  # as nvidia-smi prints it
     memory_mib: int
