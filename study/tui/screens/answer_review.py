@@ -11,9 +11,9 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from study.tui.screens.base import StudyScreen
 from study.tui.format import clock as fmt_clock
 from study.tui.screens.report_problem import REPORT_KEY, report_problem
 from study.tui.widgets.footer import StudyFooter
@@ -77,7 +77,7 @@ def review_markdown(q: Any, objective_title: str = "", *, blank_is_wrong: bool =
     return "\n".join(lines)
 
 
-class AnswerReviewScreen(Screen):
+class AnswerReviewScreen(StudyScreen):
     SUB_TITLE = "Review answers"
     BINDINGS = [
         Binding("n,right", "move(1)", "Next"),

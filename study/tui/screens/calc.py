@@ -13,9 +13,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
+from study.tui.screens.base import StudyScreen
 from study.tui.widgets.bars import BarChart, BarRow
 from study.tui.widgets.footer import StudyFooter
 
@@ -67,7 +67,7 @@ class Field(Input):
         return character not in SCREEN_LETTERS and super().check_consume_key(key, character)
 
 
-class CalcScreen(Screen):
+class CalcScreen(StudyScreen):
     SUB_TITLE = "Calculator"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

@@ -12,9 +12,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Button, Header, Input, Select, Static
 
+from study.tui.screens.base import StudyScreen
 from study.tui.exam_state import PARTIAL, answer_states, tally
 from study.tui.format import clock as fmt_clock
 from study.tui.format import ranges
@@ -162,7 +163,7 @@ def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
     ask()
 
 
-class ExamStartScreen(Screen):
+class ExamStartScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header
 
+from study.tui.screens.base import StudyScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
 
@@ -91,7 +91,7 @@ def _key_table() -> str:
     return "\n".join(lines)
 
 
-class HelpScreen(Screen):
+class HelpScreen(StudyScreen):
     SUB_TITLE = "Help"
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
 

@@ -8,7 +8,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from study.tui.screens.base import StudyScreen
 from textual.widgets import Header, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from study.tui.app import StudyApp
 
 
-class HomeScreen(Screen):
+class HomeScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

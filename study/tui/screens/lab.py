@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from study.tui.screens.base import StudyScreen
 from study.tui.widgets.footer import StudyFooter
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ class CommandInput(Input):
             self.screen.show_choices(options)  # type: ignore[attr-defined]
 
 
-class LabPickScreen(Screen):
+class LabPickScreen(StudyScreen):
     """The labs to choose from: id, objectives and title."""
 
     if TYPE_CHECKING:
@@ -145,7 +146,7 @@ def LabEntry(lab_id: str | None = None, seed: int | None = None) -> Screen:  # n
 SIDE_BY_SIDE_MIN_WIDTH = 133
 
 
-class LabScreen(Screen):
+class LabScreen(StudyScreen):
     DEFAULT_CSS = """
     LabScreen #lab-body { height: 1fr; layout: vertical; }
     LabScreen #lab-term { width: 100%; height: 2fr; }

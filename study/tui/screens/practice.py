@@ -8,9 +8,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
-from textual.screen import Screen
 from textual.widgets import Button, Header, Label, Select, Static
 
+from study.tui.screens.base import StudyScreen
 from study.text import count as count_noun
 from study.tui.flows import start_practice
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
@@ -141,7 +141,7 @@ def in_blueprint_order(bank: Any) -> list[Any]:
                                                   default=len(order)), t.meta.title))
 
 
-class PracticeSetupScreen(Screen):
+class PracticeSetupScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

@@ -19,10 +19,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from study.tui.screens.base import StudyScreen
 from study.text import count
 from study.tui.widgets.footer import StudyFooter
 
@@ -101,7 +101,7 @@ def row_text(problem: Problem) -> Group:
     return Group(head, Padding(Text(problem.message), (0, 0, 0, 2)))
 
 
-class ProblemsScreen(Screen):
+class ProblemsScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

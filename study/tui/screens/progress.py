@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Header, Sparkline, Static
 
+from study.tui.screens.base import StudyScreen
 from study.tui.format import percent
 from study.tui.widgets.bars import BarChart, BarRow
 from study.tui.widgets.footer import StudyFooter
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from study.tui.app import StudyApp
 
 
-class ProgressScreen(Screen):
+class ProgressScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

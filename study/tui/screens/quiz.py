@@ -10,9 +10,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Header, Input, Static
 
+from study.tui.screens.base import StudyScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, NO_PICK_HINT, Choices, QuestionView
 
@@ -40,7 +40,7 @@ QUESTION_BINDINGS = [
 ]
 
 
-class QuizScreen(Screen):
+class QuizScreen(StudyScreen):
     """Base: a header line, the question view, a status line and the footer."""
 
     if TYPE_CHECKING:

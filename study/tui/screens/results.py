@@ -17,9 +17,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from study.tui.screens.base import StudyScreen
 from study.tui.format import clock as fmt_clock
 from study.tui.screens.answer_review import AnswerReviewScreen, outcome
 from study.tui.screens.report_problem import REPORT_KEY, report_problem
@@ -72,7 +72,7 @@ def weakest_objective(report: Any) -> str | None:
     return worst[2] if worst is not None and worst[0] < 1 else None
 
 
-class ResultsScreen(Screen):
+class ResultsScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

@@ -10,9 +10,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header, Input, Markdown, ProgressBar, Static
 
+from study.tui.screens.base import StudyScreen
 from study.text import count
 from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.footer import StudyFooter
@@ -50,7 +50,7 @@ class _RoundStore:
         return getattr(self._store, name)
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

@@ -9,9 +9,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal
-from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Select, Static
 
+from study.tui.screens.base import StudyScreen
 from study.text import read_date
 from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.exam import EXAM_OBJECTIVE_SETTING
@@ -28,7 +28,7 @@ THEMES = [("dark", "textual-dark"), ("light", "textual-light")]
 EXAM_OBJECTIVE = [("hidden, as on the real exam", "hidden"), ("shown", "shown")]
 
 
-class SettingsScreen(Screen):
+class SettingsScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

@@ -9,9 +9,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, Input, Markdown, Static, Tree
 
+from study.tui.screens.base import StudyScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
 
@@ -36,7 +36,7 @@ HINT = (
 SIDE_BY_SIDE_MIN_WIDTH = 110
 
 
-class TopicsScreen(Screen):
+class TopicsScreen(StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 

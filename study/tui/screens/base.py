@@ -1,0 +1,28 @@
+"""What every full screen of the app shares: it is laid out again for a new size, not for each resize notice.
+
+Textual lays a whole screen out (every widget placed, then every line painted) for each resize notice the
+screen gets. As a screen starts it gets three of one size: the app's first size, the same size again once the
+app is idle, and its own size from its first layout. On Home each such layout cost 15-20 ms before the first
+paint, five layouts in all; skipping the ones for a size already laid out leaves two. A screen that is really
+resized, or a widget that changes (it asks for a layout of its own), is laid out as before.
+
+``_screen_resized`` is Textual's private hook (textual 8); tests/tui/test_layout_passes.py fails if a Textual
+release renames it or lays out a resized screen no more, and the SVG snapshots show every screen unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from textual.geometry import Size
+
+
+class StudyScreen(Screen):
+    def _screen_resized(self, size: Size) -> None:
+        # The compositor holds the size of the screen's last layout.
+        if size == self._compositor.size:
+            return
+        super()._screen_resized(size)
