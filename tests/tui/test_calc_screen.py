@@ -86,3 +86,60 @@ async def test_at_80x24_the_plot_and_memory_are_on_screen_and_the_gpu_list_is_on
         assert "compute-bound" in notes
         labels = [str(label) for label, _v in calc.query_one("#c-gpu", Select)._options]
         assert all(len(label) <= 32 for label in labels) and not any(l.startswith("NVIDIA") for l in labels)
+
+
+# -- What a learner types is answered, never a crash (explore session) -------------------------------------
+
+
+def figures_text(calc: Any) -> str:
+    table = calc.query_one("#calc-figures", DataTable)
+    return "\n".join(" | ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count))
+
+
+@pytest.mark.parametrize("field", ["batch", "seq", "gpus"])
+@pytest.mark.parametrize("typed", [pytest.param("9" * 400, id="400-digits"), "-1", "0"])
+async def test_a_count_that_is_not_a_whole_number_from_1_is_refused_with_a_message(make_app, field, typed):
+    # 400 nines read as a float are infinity, which int() cannot take: the app used to die with OverflowError.
+    # -1 GPUs drew negative memory bars ("-138 GB", in green); 0 was quietly read as 1.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        calc = await open_calc(pilot)
+        await choose(pilot, calc, **{field: typed})
+        assert app.is_running and app.screen is calc
+        status = str(calc.query_one("#calc-status").render())
+        assert "a whole number from 1 to" in status, status
+        assert all(r.fraction >= 0 for r in calc.query_one("#calc-memory").rows)
+        await pilot.press("v")  # the plot toggle reads the inputs again
+        await settle(pilot, app)
+        assert app.is_running and app.screen is calc
+        await choose(pilot, calc, **{field: "2"})
+        assert str(calc.query_one("#calc-status").render()) == ""
+
+
+@pytest.mark.parametrize("field", ["mem", "bw"])
+@pytest.mark.parametrize("typed", ["[/]", "[b]80 GB"])
+async def test_typed_text_in_an_error_is_shown_as_typed_not_read_as_markup(make_app, field, typed):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        calc = await open_calc(pilot)
+        await choose(pilot, calc, **{field: typed})
+        assert app.is_running and app.screen is calc
+        row = "needed" if field == "mem" else "tps"
+        assert typed in figures_text(calc)
+        table = calc.query_one("#calc-figures", DataTable)
+        table.move_cursor(row=table.get_row_index(row))
+        await settle(pilot, app)
+        assert typed in str(calc.query_one("#calc-derivation").render())
+        if field == "bw":
+            assert typed in str(calc.query_one("#calc-plot").border_title)
+
+
+async def test_zero_gpu_memory_is_the_calculators_error_not_a_crash(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        calc = await open_calc(pilot)
+        await choose(pilot, calc, mem="0 GB")
+        assert app.is_running and app.screen is calc
+        assert calc.figures["needed"].result is None and "memory" in calc.figures["needed"].error
+        rows = calc.query_one("#calc-memory").rows
+        assert rows and all(0 <= r.fraction < float("inf") for r in rows)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +19,15 @@ from textual.widgets import DataTable, Header, Input, Label, Select, Static
 from study.tui.screens.base import StudyScreen
 from study.tui.widgets.bars import BarChart, BarRow
 from study.tui.widgets.footer import StudyFooter
+
+# The count fields: the label the learner sees and the calculator parameter whose range bounds it (the GPU
+# count is also the tensor-parallel size, the smaller range of the two).
+COUNTS = {"#c-batch": ("Batch", "batch"), "#c-seq": ("Seq length", "seq_len"), "#c-gpus": ("GPUs", "tp")}
+
+
+class CountError(ValueError):
+    """A count field holds something other than a whole number in its range; the message names the field."""
+
 
 PLOT_BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 PLOT_SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
@@ -135,12 +145,28 @@ class CalcScreen(StudyScreen):
 
     # -- inputs -----------------------------------------------------------------------------------------
 
-    def _number(self, widget_id: str, kind: type = float) -> Any:
+    def _number(self, widget_id: str) -> Any:
+        raw = self.query_one(widget_id, Input).value.strip().replace(",", "")
+        return float(raw) if raw else None
+
+    def _count(self, widget_id: str) -> int:
+        """A whole number from 1 to the calculator's bound for it (1 when empty), else ``CountError`` saying
+        so. Checked here, not only by the calculator, because the screen divides by the GPU count itself: 400
+        typed digits were infinity to float() (and int() of it an OverflowError), -1 GPUs drew negative bars."""
+        from study.calc import SHARED
+
+        label, param = COUNTS[widget_id]
+        high = int(SHARED[param].high)
         raw = self.query_one(widget_id, Input).value.strip().replace(",", "")
         if not raw:
-            return None
-        value = float(raw)
-        return int(value) if kind is int else value
+            return 1
+        try:
+            value = int(raw)
+        except ValueError:  # not digits, or more digits than int() reads
+            value = 0
+        if not 1 <= value <= high:
+            raise CountError(f"{label} is a whole number from 1 to {high:,}.")
+        return value
 
     def inputs(self) -> dict[str, Any]:
         def sel(widget_id: str) -> Any:
@@ -151,9 +177,9 @@ class CalcScreen(StudyScreen):
             "model": sel("#c-model"),
             "params": self._number("#c-params"),
             "dtype": sel("#c-dtype"),
-            "batch": self._number("#c-batch", int) or 1,
-            "seq_len": self._number("#c-seq", int) or 1,
-            "gpus": self._number("#c-gpus", int) or 1,
+            "batch": self._count("#c-batch"),
+            "seq_len": self._count("#c-seq"),
+            "gpus": self._count("#c-gpus"),
             "tokens": self._number("#c-tokens"),
             "mfu": self._number("#c-mfu"),
             # Typed with units; the calculator parses them and names a wrong kind of quantity.
@@ -190,9 +216,11 @@ class CalcScreen(StudyScreen):
 
         try:
             x = self.inputs()
-        except ValueError:
-            self.error = "Numbers only (e.g. 4096, 70e9, 0.4)."
-            self.query_one("#calc-status", Static).update(self.error)
+        except ValueError as exc:
+            # A count names its field; float()'s own words ("could not convert string to float") are not for a
+            # learner.
+            self.error = str(exc) if isinstance(exc, CountError) else "Numbers only (e.g. 4096, 70e9, 0.4)."
+            self.query_one("#calc-status", Static).update(Text(self.error))
             return
         self.error = ""
         model = {"model": x["model"]}
@@ -254,7 +282,8 @@ class CalcScreen(StudyScreen):
         table.clear()
         for key, fig in self.figures.items():
             value = self._display(fig)
-            table.add_row(fig.label, value, fig.error[:60] if fig.error else fig.note, key=key)
+            # Text, not a str: a DataTable reads a str cell as markup, and an error quotes what was typed.
+            table.add_row(fig.label, value, Text(fig.error[:60] if fig.error else fig.note), key=key)
         if table.row_count:
             table.move_cursor(row=min(cursor, table.row_count - 1))
         self.query_one("#calc-status", Static).update("")
@@ -274,7 +303,7 @@ class CalcScreen(StudyScreen):
         return fig.result.display
 
     def _memory_bar(self, x: dict[str, Any]) -> None:
-        from study.calc import catalog, format_quantity, parse_unit
+        from study.calc import SHARED, catalog, format_quantity, parse_unit
 
         chart = self.query_one("#calc-memory", BarChart)
         w, kv = self.figures["weights"].result, self.figures["kv"].result
@@ -287,9 +316,13 @@ class CalcScreen(StudyScreen):
             try:
                 from study.calc import parse_quantity
 
-                mem = float(parse_quantity(x["memory"]).value)
+                typed = float(parse_quantity(x["memory"]).value)
             except ValueError:
-                pass  # the figures table already shows the calculator's message
+                typed = 0.0
+            # Out of range (0 GB divided the bars by zero) or unreadable: the figures table shows the
+            # calculator's message and the bars stay on the GPU's own memory.
+            if SHARED["memory"].low <= typed <= SHARED["memory"].high:
+                mem = typed
         n = x["gpus"]
         byte = parse_unit("B").dim
         per_w, per_kv = w.value / n, kv.value / n
@@ -324,7 +357,7 @@ class CalcScreen(StudyScreen):
         fig = self.figures[key]
         panel.border_title = f"Derivation: {fig.label}"
         if fig.result is None:
-            panel.update(fig.error or "—")
+            panel.update(Text(fig.error or "—"))
             return
         lines = []
         for i, s in enumerate(fig.result.steps, start=1):
@@ -358,7 +391,7 @@ class CalcScreen(StudyScreen):
                 chart.border_subtitle = ""
         except (CalcError, ValueError, KeyError) as exc:
             chart.set_rows([])
-            chart.border_title = f"Plot unavailable: {exc}"
+            chart.border_title = Text(f"Plot unavailable: {exc}")
             return
         if not all(fits for _l, _r, fits in points):
             chart.border_subtitle = "✘ no fit · " + (chart.border_subtitle.replace("memory-", "mem-") or "")
@@ -390,7 +423,11 @@ class CalcScreen(StudyScreen):
 
     def action_toggle_plot(self) -> None:
         self.plot_over = "seq" if self.plot_over == "batch" else "batch"
-        self._plot(self.inputs())
+        try:
+            x = self.inputs()
+        except ValueError:
+            return  # the status line already says which field to fix; the plot follows once it is fixed
+        self._plot(x)
 
     def action_focus_figures(self) -> None:
         """Arrows on the figures choose the derivation shown; on a short terminal it is below the plot."""
