@@ -29,7 +29,10 @@ def start_practice(app: StudyApp, *, count: int = 10, replace: bool = False, min
             minutes=minutes, timed_like_exam=bool(minutes), **clean
         )
     except SelectionError as exc:
-        app.notify(f"No practice set: {exc}.", severity="warning")
+        from study.untrusted import shown
+
+        # The message quotes the filters as given (`study quiz --objective ...`): plain text, not markup.
+        app.notify(shown(f"No practice set: {exc}."), severity="warning", markup=False)
         return False
     app.show("exam-session" if session.mode == "quiz" else "practice-session", session, switch=replace)
     return True

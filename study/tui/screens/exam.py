@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -416,9 +417,9 @@ class ExamScreen(QuizScreen):
         except TimeUp:
             self._time_up()
         except AnswerError as exc:
-            self.set_status(f"[b]{exc}[/]")
+            self.set_status(Text(str(exc), style="bold"))  # it quotes the answer given: not markup
         except SessionError as exc:
-            self.set_status(str(exc))
+            self.set_status(Text(str(exc)))
         except StoreError as exc:  # a full disk: the exam goes on in memory; the last saved state resumes
             self.notify(f"Could not save to your progress ({exc}); the exam goes on.", severity="error",
                         timeout=8)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -222,8 +223,11 @@ class PracticeSetupScreen(StudyScreen):
                 problems.append(f"{key} {values[key]} is not in the {where}"
                                 + (" under the other filters" if key != "domain" else ""))
         if problems:
-            self.notify("; ".join(problems) + ". The form shows the other filters.", title="practice filters",
-                        severity="warning", timeout=8)
+            from study.untrusted import shown
+
+            # The problems quote the values given on the command line: plain text, not markup.
+            self.notify(shown("; ".join(problems) + ". The form shows the other filters."),
+                        title="practice filters", severity="warning", timeout=8, markup=False)
 
     def _selected(self, sel: str) -> Any:
         select = self.query_one(sel, Select)
@@ -390,10 +394,10 @@ class PracticeScreen(QuizScreen):
         try:
             grade = self.session.answer(value)
         except AnswerError as exc:
-            self.set_status(f"[b]{exc}[/]")
+            self.set_status(Text(str(exc), style="bold"))  # it quotes the typed answer: not markup
             return
         except SessionError as exc:
-            self.set_status(str(exc))
+            self.set_status(Text(str(exc)))
             return
         except StoreError as exc:  # graded, but a full disk kept it out of the record: say so and go on
             self.notify(f"Could not save this answer to your progress ({exc}).", severity="error", timeout=8)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -108,7 +109,8 @@ class QuizScreen(StudyScreen):
         self.query_one("#quiz-position", Static).update(f"[b]{s.index + 1}[/]/{s.count}{flag}")
         self.query_one("#quiz-meta", Static).update(f"{inst.objective} · {kind}" if self.shows_objective else kind)
 
-    def set_status(self, text: str) -> None:
+    def set_status(self, text: str | Text) -> None:
+        """``text`` as markup when a str (the screen's own words); what quotes a learner's typing comes as Text."""
         self.query_one("#quiz-status", Static).update(text)
 
     # -- input ------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -233,7 +234,7 @@ class ReviewScreen(StudyScreen):
         bank = self.app.services.bank
         return bank.card(card_id) if bank is not None and bank.has_item(card_id) else self._bank.card(card_id)
 
-    def _status(self, text: str) -> None:
+    def _status(self, text: str | Text) -> None:
         self.query_one("#review-status", Static).update(text)
 
     def _finish(self, message: str) -> None:
@@ -350,7 +351,7 @@ class ReviewScreen(StudyScreen):
         try:
             grade = self.session.answer(value)
         except (AnswerError, SessionError) as exc:
-            self._status(f"[b]{exc}[/]")
+            self._status(Text(str(exc), style="bold"))  # it quotes the typed answer: not markup
             return
         self.graded = True
         self._undo = []  # an answer came after the ratings: undo would reach back past it

@@ -142,7 +142,7 @@ class SettingsScreen(StudyScreen):
         try:
             exam_date = read_date(raw_date) if raw_date else None
         except ValueError as exc:
-            msg.update(f"Exam date {exc}.")
+            msg.update(Text(f"Exam date {exc}."))  # it quotes what was typed: not markup
             return False
         today = self.app.services.now().date()
         if exam_date is not None and exam_date < today:
