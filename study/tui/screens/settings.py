@@ -148,17 +148,19 @@ class SettingsScreen(StudyScreen):
         if exam_date is not None and exam_date < today:
             msg.update(f"{exam_date:%d %b %Y} has passed: enter the date of your next exam (or leave it empty).")
             return False
+        # The rules `study settings KEY VALUE` and a backup's import apply: a value they refuse would be saved
+        # here and then left out of every backup as damaged.
+        from study.progress.settings import parse_setting
+
         try:
-            goal = int(raw_goal) if raw_goal else 20
-            retention = float(raw_ret) if raw_ret else 0.9
-        except ValueError:
-            msg.update("The daily goal is a whole number and the retention a decimal like 0.9.")
+            goal = parse_setting("daily_goal", raw_goal) if raw_goal else 20
+        except ValueError as exc:
+            msg.update(Text(f"The daily goal {exc}."))
             return False
-        if not 0.7 <= retention <= 0.97:
-            msg.update("Desired retention must be between 0.70 and 0.97.")
-            return False
-        if goal < 1:
-            msg.update("The daily goal must be at least 1.")
+        try:
+            retention = parse_setting("desired_retention", raw_ret) if raw_ret else 0.9
+        except ValueError as exc:
+            msg.update(Text(f"Desired retention {exc}."))
             return False
         if store is None:
             msg.update("The progress store is not open; settings cannot be saved.")
