@@ -15,6 +15,14 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {plural or noun + 's'}"
 
 
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (``"42"``), else None. ``str.isdigit`` is no guard
+    for ``int()``: it is true of '²', which int() refuses, and of a wall of digits, past the 4300 int() reads."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 4000:
+        return None
+    return int(text)
+
+
 def read_date(text: str) -> dt.date:
     """An ISO date (``2027-01-15``), or a ValueError that says what is wrong: the shape, the month, or the
     day (``2027-13-45``: "month 13 is not 1 to 12"), not just what a date looks like."""

@@ -111,7 +111,10 @@ def run(args: argparse.Namespace) -> int:
               f"out (first: {errors[0]}); run `study lint` for all", file=sys.stderr)
     talk = sys.stderr if args.json else sys.stdout
     seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
-    seed_value: int | str = int(seed) if seed.isdigit() else seed
+    from study.text import whole_number
+
+    number = whole_number(seed)
+    seed_value: int | str = seed if number is None else number
 
     store = _open_store(args)
     clock = system_clock

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import IO
 
 from study.lab.session import LabSession
-from study.text import fill, plain_text
+from study.text import fill, plain_text, whole_number
 
 LAB_HELP = ("Lab commands: tasks, task N, answer N X (letters, or a number with its unit), help, quit. "
             "Anything else is a simulated shell command.")
@@ -97,6 +97,5 @@ def run_plain(session: LabSession, stdin: IO[str], out: IO[str]) -> tuple[int, i
 
 
 def _index(word: str, session: LabSession) -> int | None:
-    if word.isdigit() and 1 <= int(word) <= len(session.instances):
-        return int(word) - 1
-    return None
+    n = whole_number(word)
+    return n - 1 if n is not None and 1 <= n <= len(session.instances) else None

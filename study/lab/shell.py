@@ -58,17 +58,21 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
 
         rest = argv[1:]
         mig_index: int | None = None
+        from study.text import whole_number
+
         if "-i" in rest:  # -i N may come before or after the action, as nvidia-smi allows
             k = rest.index("-i")
-            if k + 1 >= len(rest) or not rest[k + 1].isdigit():
+            mig_index = whole_number(rest[k + 1]) if k + 1 < len(rest) else None
+            if mig_index is None:
                 raise unknown("nvidia-smi", argv)
-            mig_index, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
+            rest = rest[:k] + rest[k + 2:]
         gi: int | None = None
         if "-gi" in rest:  # -gi N, before or after -lci, picks one GPU instance's compute instances
             k = rest.index("-gi")
-            if k + 1 >= len(rest) or not rest[k + 1].isdigit():
+            gi = whole_number(rest[k + 1]) if k + 1 < len(rest) else None
+            if gi is None:
                 raise unknown("nvidia-smi", argv)
-            gi, rest = int(rest[k + 1]), rest[:k] + rest[k + 2:]
+            rest = rest[:k] + rest[k + 2:]
         if rest not in (["-lgip"], ["-lgi"], ["-lci"]) or (gi is not None and rest != ["-lci"]):
             raise unknown("nvidia-smi", argv)
         missing = mig.no_mig(host, mig_index)
@@ -86,8 +90,8 @@ def _nvidia_smi(system: System, argv: list[str]) -> str:
         a = argv[i]
         if a in ("-q", "--query"):
             q = True
-        elif a in ("-i", "--id") and i + 1 < len(argv) and argv[i + 1].isdigit():
-            index = int(argv[i + 1])
+        elif a in ("-i", "--id") and i + 1 < len(argv) and _whole(argv[i + 1]) is not None:
+            index = _whole(argv[i + 1])
             i += 1
         elif a in ("-d", "--display") and i + 1 < len(argv):
             groups = [g for g in argv[i + 1].split(",") if g]
@@ -143,17 +147,26 @@ def run_tool(system: System, tool: str, argv: list[str]) -> str:
     return f"bash: {tool}: command not found"
 
 
+def _whole(text: str) -> int | None:
+    from study.text import whole_number  # imported when a count is read: `study lab --run` starts lean
+
+    return whole_number(text)
+
+
 def _filter(text: str, argv: list[str]) -> str:
     prog, args = argv[0], argv[1:]
     lines = text.split("\n")
     if prog in ("head", "tail"):
-        n = 10
-        if args[:1] == ["-n"] and len(args) == 2 and args[1].isdigit():
-            n = int(args[1])
-        elif len(args) == 1 and re.fullmatch(r"-\d+", args[0]):
-            n = int(args[0][1:])
+        count: int | None = 10
+        if args[:1] == ["-n"] and len(args) == 2:
+            count = _whole(args[1])
+        elif len(args) == 1 and args[0].startswith("-"):
+            count = _whole(args[0][1:])
         elif args:
+            count = None
+        if count is None:
             raise NotSimulated(f"not simulated in this lab: {' '.join(argv)}")
+        n = count
         return "\n".join(lines[:n] if prog == "head" else lines[-n:] if n else [])
     flags = [a for a in args if a.startswith("-")]
     words = [a for a in args if not a.startswith("-")]

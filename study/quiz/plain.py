@@ -17,7 +17,7 @@ from study.quiz.instance import Instance
 from study.quiz.lines import LineReader
 from study.quiz.report import Report
 from study.quiz.session import QuizSession, SessionError, TimeUp, format_left
-from study.text import WIDTH, fill, labelled, plain_text
+from study.text import WIDTH, fill, labelled, plain_text, whole_number
 
 HELP = ("commands: :flag  :back  :next  :review  :N (go to N)  :report WHY  :submit  :quit  (empty line "
         "skips)")
@@ -210,8 +210,8 @@ def run_plain(
                 elif cmd == "help":
                     say(HELP)
                     show = False
-                elif cmd.isdigit():
-                    session.goto(int(cmd) - 1, clock())
+                elif (number := whole_number(cmd)) is not None:
+                    session.goto(number - 1, clock())
                 else:
                     say(f"Unknown command {text!r}. {HELP}")
                     show = False

@@ -244,3 +244,20 @@ async def test_what_is_typed_at_the_prompt_always_answers_in_the_terminal(make_a
             assert "bash: answer" not in after
         assert max(len(line.text) for line in log.lines) <= log.scrollable_content_region.width
         assert all(g is None for g in screen.session.grades)  # nothing above was graded
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("n", ["²", "9" * 5000], ids=["superscript", "5000-digits"])
+async def test_a_task_number_that_is_not_plain_digits_is_answered_not_a_crash(make_app, n):
+    # str.isdigit() let '²' through to int(), which refuses it: `task ²` ended the app with a ValueError.
+    from textual.widgets import RichLog
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_lab(pilot, app, "power-cap", 1)
+        for line in (f"task {n}", f"answer {n} A"):
+            screen.run_command(line)
+            await settle(pilot, app)
+        assert app.is_running and app.screen is screen and screen.current == 0
+        said = "\n".join(line.text for line in screen.query_one(RichLog).lines)
+        assert "answer N X" in said and "task N, where N is 1 to" in said

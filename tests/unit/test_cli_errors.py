@@ -107,3 +107,44 @@ def test_an_exponent_alone_is_not_read_as_a_number() -> None:
         assert not _BARE_NUMBER.match(text), text
     for text in ("5", "-5.25", ".5", "1,234.5", "2e9", " 3E-2 "):
         assert _BARE_NUMBER.match(text), text
+
+
+# str.isdigit() is true of '²' (int() refuses it) and of 5000 nines (int() refuses more than 4300 digits): each
+# guarded int() below was a traceback.
+NOT_PLAIN_DIGITS = ["²", "9" * 5000]
+
+
+@pytest.mark.parametrize("line", ["nvidia-smi -i {n}", "nvidia-smi | head -n {n}", "nvidia-smi | tail -n {n}",
+                                  "nvidia-smi | head -{n}", "nvidia-smi mig -lgi -i {n}", "nvidia-smi mig -lci -gi {n}"])
+@pytest.mark.parametrize("n", NOT_PLAIN_DIGITS, ids=["superscript", "5000-digits"])
+def test_a_lab_number_that_is_not_plain_digits_is_not_simulated(capsys, line, n) -> None:
+    assert main(["lab", "thermal-slowdown", "--run", line.format(n=n), "--seed", "1"]) == 0
+    assert capsys.readouterr().out.startswith("not simulated in this lab: ")
+
+
+@pytest.mark.parametrize("n", NOT_PLAIN_DIGITS, ids=["superscript", "5000-digits"])
+def test_a_plain_lab_task_number_that_is_not_plain_digits_is_no_task(capsys, monkeypatch, n) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"task {n}\nanswer {n} A\n"))
+    assert main(["--db", os.devnull, "lab", "thermal-slowdown", "--plain", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("No task ") == 2 and "Lab finished" in out
+
+
+@pytest.mark.parametrize("n", NOT_PLAIN_DIGITS, ids=["superscript", "5000-digits"])
+def test_a_plain_quiz_goto_that_is_not_plain_digits_is_an_unknown_command(capsys, monkeypatch, n) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(f":{n}\n:submit\n"))
+    assert main(["quiz", "--plain", "--no-store", "--mode", "exam", "--count", "2", "--seed", "1"]) == 0
+    assert "Unknown command" in capsys.readouterr().out
+
+
+def test_a_quiz_seed_of_other_digits_is_a_seed_like_any_word(capsys, monkeypatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(":submit\n"))
+    assert main(["quiz", "--plain", "--no-store", "--mode", "exam", "--count", "2", "--seed", "²"]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(":submit\n"))
+    assert main(["quiz", "--plain", "--no-store", "--mode", "exam", "--count", "2", "--seed", "9" * 5000]) == 0

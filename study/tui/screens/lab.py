@@ -216,6 +216,7 @@ class LabScreen(StudyScreen):
             self.answer(event.value)
 
     def run_command(self, line: str) -> None:
+        from study.text import whole_number
         from study.untrusted import shown
 
         cmd = self.query_one(CommandInput)
@@ -225,8 +226,9 @@ class LabScreen(StudyScreen):
         log.write(Text(f"$ {line}", style="bold"))
         words = line.split()
         count = len(self.session.instances)
-        if words[:1] in (["task"], ["answer"]) and len(words) >= 2 and words[1].isdigit():
-            n = int(words[1]) - 1
+        number = whole_number(words[1]) if words[:1] in (["task"], ["answer"]) and len(words) >= 2 else None
+        if number is not None:
+            n = number - 1
             if not 0 <= n < count:
                 self.say(f"There is no task {words[1]}: this lab has {count} (1 to {count}).")
                 return
@@ -240,6 +242,9 @@ class LabScreen(StudyScreen):
                 return
         if words[:1] == ["answer"]:
             self.say(f"Answer with: answer N X, where N is the task (1 to {count}) and X your answer.")
+            return
+        if words[:1] == ["task"]:
+            self.say(f"Pick a task with: task N, where N is 1 to {count}.")
             return
         if line == "clear":
             log.clear()
