@@ -247,6 +247,22 @@ async def test_what_is_typed_at_the_prompt_always_answers_in_the_terminal(make_a
 
 
 @pytest.mark.asyncio
+async def test_the_terminal_echoes_a_pasted_command_with_its_control_characters_escaped(make_app):
+    # A paste can carry ESC and OSC sequences; echoed raw after "$ " they reached the learner's terminal, which
+    # obeys them (retitle the window, recolour everything after). Nothing a learner types is shown raw.
+    from textual.widgets import RichLog
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_lab(pilot, app, "power-cap", 1)
+        screen.run_command("\x1b]0;owned\x07 nvidia-smi \x1b[31mred\x9b2J")
+        await settle(pilot, app)
+        echoed = [line.text for line in screen.query_one(RichLog).lines if line.text.startswith("$ ")][-1]
+        assert not any(ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f for c in echoed), repr(echoed)
+        assert "\\x1b]0;owned\\x07" in echoed and "\\x1b[31mred\\x9b2J" in echoed
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize("n", ["²", "9" * 5000], ids=["superscript", "5000-digits"])
 async def test_a_task_number_that_is_not_plain_digits_is_answered_not_a_crash(make_app, n):
     # str.isdigit() let '²' through to int(), which refuses it: `task ²` ended the app with a ValueError.

@@ -223,7 +223,8 @@ class LabScreen(StudyScreen):
         log = self.query_one(RichLog)
         line = line.strip()
         cmd.remember(line)
-        log.write(Text(f"$ {line}", style="bold"))
+        # Escaped: a pasted line can carry ESC and OSC sequences, which the learner's terminal would obey.
+        log.write(Text(f"$ {shown(line, keep_newlines=False)}", style="bold"))
         words = line.split()
         count = len(self.session.instances)
         number = whole_number(words[1]) if words[:1] in (["task"], ["answer"]) and len(words) >= 2 else None
