@@ -27,7 +27,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="1 recall, 2 apply, 3 analyse (else a TODO)")
     q.add_argument("--out", metavar="FILE", help="question file to append to or create; - prints the skeleton")
     q.set_defaults(func=run_question)
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(func=_what_to_start)
+
+
+def _what_to_start(args: argparse.Namespace) -> int:
+    # One line, as for every other mistake; the help is a --help away.
+    from study.cli import UsageError
+
+    raise UsageError("new: say what to start: study new question --type TYPE --objective X "
+                     "(study new question --help)")
 
 
 def run_question(args: argparse.Namespace) -> int:

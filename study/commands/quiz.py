@@ -3,7 +3,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from study.cli import EXIT_USAGE, UsageError
+from study.cli import UsageError
 from study.commands import add_bank_options, bank_for, bounded_number
 from study.cli import command_help
 
@@ -74,9 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.plain:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             # A pipe cannot drive a full-screen app; say how to quiz from a script instead of hanging.
-            print("study quiz: not a terminal; use `study quiz --plain` to answer from a pipe or a script",
-                  file=sys.stderr)
-            return EXIT_USAGE
+            raise UsageError("quiz: not a terminal; use `study quiz --plain` to answer from a pipe or a script")
         # The full-screen app, opened on the practice or exam set-up screen.
         from study.tui.app import run_app
 

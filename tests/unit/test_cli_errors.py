@@ -148,3 +148,21 @@ def test_a_quiz_seed_of_other_digits_is_a_seed_like_any_word(capsys, monkeypatch
     assert main(["quiz", "--plain", "--no-store", "--mode", "exam", "--count", "2", "--seed", "²"]) == 0
     monkeypatch.setattr("sys.stdin", io.StringIO(":submit\n"))
     assert main(["quiz", "--plain", "--no-store", "--mode", "exam", "--count", "2", "--seed", "9" * 5000]) == 0
+
+
+def _one_error_line(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("study: error: ") and err.count("\n") == 1, (out, err)
+    return err
+
+
+def test_new_without_what_to_start_is_one_error_line(capsys) -> None:
+    # It printed `study new --help` (nine lines on stdout) and exited 2.
+    assert "study new question" in _one_error_line(capsys, ["new"])
+
+
+def test_quiz_without_a_terminal_is_one_error_line(capsys) -> None:
+    # Under pytest stdin and stdout are not a terminal, as in a pipe or a script. It said "study quiz: not a
+    # terminal", unlike every other mistake.
+    assert "--plain" in _one_error_line(capsys, ["quiz", "--no-store"])
