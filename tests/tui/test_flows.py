@@ -50,7 +50,7 @@ async def test_settings_refuse_a_retention_out_of_range(make_app, store):
         app.screen.query_one("#set-retention", Input).value = "0.99"
         await pilot.press("ctrl+s")
         await settle(pilot, app)
-        assert "between 0.70 and 0.97" in text_of(app, "#settings-message")
+        assert "from 0.70 to 0.97" in text_of(app, "#settings-message")
         assert store.get_setting("desired_retention", None) == before != 0.99
 
 
