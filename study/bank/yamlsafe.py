@@ -12,9 +12,8 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -43,8 +42,9 @@ _TAG = "tag:yaml.org,2002:"
 _BOOL = {"true": True, "false": False}
 
 
-@dataclass(frozen=True)
-class Finding:
+# Finding is a NamedTuple and Document a plain class, not dataclasses: importing dataclasses (with inspect) was
+# 16 ms of every `study lab --run` that reads a lab file, where nothing else needs it.
+class Finding(NamedTuple):
     """A problem with its 1-based position. ``code`` is a stable kebab-case name."""
 
     line: int
@@ -74,17 +74,21 @@ def _problem(node: Node, code: str, message: str) -> YamlProblem:
     return YamlProblem(Finding(line, col, "error", code, message))
 
 
-@dataclass
 class Document:
     """Plain data plus the node tree it came from, to find positions of anything later."""
 
-    data: Any
-    root: Node | None
-    findings: list[Finding] = field(default_factory=list)
-    # No data could be built (syntax error, unsafe tag, alias bomb); otherwise findings are soft.
-    fatal: bool = False
-    # The parsed text, to map positions inside multi-line values back to the file.
-    text: str = ""
+    def __init__(self, data: Any, root: Node | None, findings: list[Finding] | None = None, fatal: bool = False,
+                 text: str = "") -> None:
+        self.data = data
+        self.root = root
+        self.findings: list[Finding] = [] if findings is None else findings
+        # No data could be built (syntax error, unsafe tag, alias bomb); otherwise findings are soft.
+        self.fatal = fatal
+        # The parsed text, to map positions inside multi-line values back to the file.
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Document(data={self.data!r}, findings={self.findings!r}, fatal={self.fatal})"
 
     @cached_property
     def line_starts(self) -> list[int]:
