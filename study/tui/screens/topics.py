@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, Static, Tree
 
 from study.tui.screens.base import StudyScreen
+from study.untrusted import shown
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
 
@@ -86,6 +88,7 @@ class TopicsScreen(StudyScreen):
         with Horizontal():
             with Vertical(id="topics-side"):
                 yield Input(placeholder="search topics and cards", id="topics-search")
+                yield Static("", id="topics-nothing")
                 yield Tree("Blueprint", id="topics-tree")
             with VerticalScroll(id="topics-card", classes="panel"):
                 yield ReaderMarkdown(HINT, id="topics-markdown")
@@ -160,6 +163,7 @@ class TopicsScreen(StudyScreen):
         q = query.strip().lower()
         tree = self.query_one(Tree)
         tree.clear()
+        found = False
         for domain in bank.blueprint.domains:
             dnode = tree.root.add(f"{domain.id} {domain.name} ({domain.weight}%)", data=("domain", domain.id))
             any_in_domain = False
@@ -185,10 +189,17 @@ class TopicsScreen(StudyScreen):
                     any_in_domain = True
                     if q:
                         onode.expand()
-            if any_in_domain and q:
+            if q and not any_in_domain:
+                dnode.remove()  # a domain with nothing found would unfold to nothing
+            else:
                 dnode.expand()
-            if not q:
-                dnode.expand()
+            found = found or any_in_domain
+        # An empty tree alone looks like a broken search: say that nothing matched, quoting what was typed.
+        nothing = self.query_one("#topics-nothing", Static)
+        nothing.display = bool(q) and not found
+        if nothing.display:
+            nothing.update(Text.assemble("No topic or card mentions '", shown(query.strip(), keep_newlines=False),
+                                         "'. Try another word, or clear the search to see them all."))
         self.refresh_bindings()  # "] Next card" depends on the cards the tree lists
 
     @on(Input.Changed, "#topics-search")
