@@ -400,8 +400,11 @@ class ExamScreen(QuizScreen):
     def show_current(self) -> None:
         super().show_current()
         self.refresh_bindings()
-        if self.session.index + 1 == self.session.count:
-            self.set_status("Last question: r reviews and submits.")
+        if self.resting_status():
+            self.set_status(self.resting_status())
+
+    def resting_status(self) -> str:
+        return "Last question: r reviews and submits." if self.session.index + 1 == self.session.count else ""
 
 
     # -- actions ----------------------------------------------------------------------------------------
