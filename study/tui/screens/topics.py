@@ -165,7 +165,8 @@ class TopicsScreen(StudyScreen):
         tree.clear()
         found = False
         for domain in bank.blueprint.domains:
-            dnode = tree.root.add(f"{domain.id} {domain.name} ({domain.weight}%)", data=("domain", domain.id))
+            # Titles come from the bank's files: Text, never read as markup ('[b]' would vanish, '[/]' end the app).
+            dnode = tree.root.add(Text(f"{domain.id} {domain.name} ({domain.weight}%)"), data=("domain", domain.id))
             any_in_domain = False
             for obj in domain.objectives:
                 topics = [t for t in bank.topics if obj.id in t.meta.objectives]
@@ -176,15 +177,16 @@ class TopicsScreen(StudyScreen):
                     if not (topic_hit or cards):
                         continue
                     if onode is None:
-                        onode = dnode.add(f"{obj.id} {obj.title}", data=("objective", obj.id))
-                    tnode = onode.add(topic.meta.title, data=("topic", topic.id))
+                        onode = dnode.add(Text(f"{obj.id} {obj.title}"), data=("objective", obj.id))
+                    tnode = onode.add(Text(topic.meta.title), data=("topic", topic.id))
                     for card in cards if q else topic.cards:
-                        tnode.add_leaf(card.title, data=("card", card.id))
+                        tnode.add_leaf(Text(card.title), data=("card", card.id))
                     if q:
                         tnode.expand()
                 if onode is None and not q:
                     n = len(bank.questions_for(objective=obj.id)) if hasattr(bank, "questions_for") else 0
-                    onode = dnode.add_leaf(f"{obj.id} {obj.title}  [dim]({n} q)[/]", data=("objective", obj.id))
+                    label = Text.assemble(f"{obj.id} {obj.title}  ", (f"({n} q)", "dim"))
+                    onode = dnode.add_leaf(label, data=("objective", obj.id))
                 if onode is not None:
                     any_in_domain = True
                     if q:
@@ -279,7 +281,7 @@ class TopicsScreen(StudyScreen):
     def _set_title(self, title: str) -> None:
         self._title = title
         # A round frame sets the title off by itself; the bare rule shown while reading needs the spaces.
-        self.query_one("#topics-card").border_title = f" {title} " if self.reading else title
+        self.query_one("#topics-card").border_title = Text(f" {title} " if self.reading else title)
 
     def _set_reading(self, reading: bool, auto: bool = False) -> None:
         self.set_class(reading, "-reading")
