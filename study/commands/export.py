@@ -83,6 +83,9 @@ def _export_progress(args: argparse.Namespace) -> int:
         return 1
     if where != args.file:
         return 0
-    print(f"exported {len(data['attempts'])} answers, {len(data['reviews'])} card reviews, "
-          f"{len(data['sessions'])} sessions to {args.file}", file=sys.stderr)
+    from study.text import count
+    from study.untrusted import shown
+
+    print(f"exported {count(len(data['attempts']), 'answer')}, {count(len(data['reviews']), 'card review')}, "
+          f"{count(len(data['sessions']), 'session')} to {shown(args.file, keep_newlines=False)}", file=sys.stderr)
     return 0

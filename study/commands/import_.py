@@ -72,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
         more = f" and {len(ignored) - 5} more" if len(ignored) > 5 else ""
         print(f"study: ignored from the backup: {names}{more} (LRS settings and unknown keys never travel in a "
               "backup; set your own with `study settings`)", file=sys.stderr)
+    from study.text import count
+
     verb = "restored" if args.replace else "merged"
-    print(f"{verb}: {added['attempts']} answers, {added['reviews']} card reviews, {added['sessions']} sessions, "
-          f"{added['settings']} settings added; {added['items']} schedules rebuilt")
+    print(f"{verb}: {count(added['attempts'], 'answer')}, {count(added['reviews'], 'card review')}, "
+          f"{count(added['sessions'], 'session')}, {count(added['settings'], 'setting')} added; "
+          f"{count(added['items'], 'schedule')} rebuilt")
     return 0

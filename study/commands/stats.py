@@ -35,10 +35,10 @@ def run(args: argparse.Namespace) -> int:
             if args.exam_date.lower() == "none":
                 store.set_setting("exam_date", None)
             else:
-                from study.text import read_date
+                from study.progress.settings import exam_date_setting
 
                 try:
-                    store.set_setting("exam_date", read_date(args.exam_date).isoformat())
+                    store.set_setting("exam_date", exam_date_setting(args.exam_date))
                 except ValueError as exc:
                     print(f"study: error: --exam-date {exc}", file=sys.stderr)
                     return 2

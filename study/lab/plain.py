@@ -1,8 +1,9 @@
 """``study lab ID --plain``: a lab in a plain terminal, one line at a time.
 
 A line is a simulated shell command (see ``help``), or one of: ``tasks`` (list them), ``task N`` (show task
-N with its choices), ``answer N X`` (answer task N: letters, or a number with its unit), ``quit``. End of
-input ends the lab. Nothing typed is ever executed.
+N with its choices), ``answer N X`` (answer task N: letters, or a number with its unit), ``review`` (once
+every task is answered: each answer beside the right one, with why), ``quit``: what the app's Lab screen
+takes at its prompt. End of input ends the lab. Nothing typed is ever executed.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from typing import IO
 from study.lab.session import LabSession
 from study.text import fill, plain_text, whole_number
 
-LAB_HELP = ("Lab commands: tasks, task N, answer N X (letters, or a number with its unit), help, quit. "
-            "Anything else is a simulated shell command.")
+LAB_HELP = ("Lab commands: tasks, task N, answer N X (letters, or a number with its unit), review (your answers, "
+            "once all are given), help, quit. Anything else is a simulated shell command.")
 
 
 def task_text(session: LabSession, i: int) -> str:
@@ -34,6 +35,30 @@ def tasks_text(session: LabSession) -> str:
         mark = " " if g is None else ("right" if g.correct else "wrong")
         out.append(f"  {i + 1}. [{mark:>5}] {plain_text(inst.stem).splitlines()[0][:70]}")
     return "\n".join(out)
+
+
+def review_text(session: LabSession) -> str:
+    """Each task's answer beside the right one, with why (the app's answer review, as text). Only once every
+    task is answered: before that the right answers would give the remaining tasks away."""
+    from study.lab.review import lab_report
+    from study.text import labelled
+
+    left = sum(g is None for g in session.grades)
+    if left:
+        return f"Answer every task first ({left} left): the review shows the right answers."
+    report = lab_report(session, session.objective_titles)
+    lines = [f"Review: {report.correct} of {report.total} tasks right."]
+    for q in report.questions:
+        lines.append("")
+        lines.append(f"Task {q.position}: {'right' if q.correct else 'wrong'}")
+        lines.append(fill(plain_text(q.given_display), head="  You answered: ", indent="    "))
+        if not q.correct:
+            lines.append(fill(plain_text(q.expected_display), head="  Right answer: ", indent="    "))
+        if q.derivation:
+            lines.append("  Worked:")
+            lines += [fill(step, head="    ", indent="      ") for step in q.derivation]
+        lines.append(labelled("  Why: ", q.explanation))
+    return "\n".join(lines)
 
 
 def run_plain(session: LabSession, stdin: IO[str], out: IO[str]) -> tuple[int, int]:
@@ -86,6 +111,8 @@ def run_plain(session: LabSession, stdin: IO[str], out: IO[str]) -> tuple[int, i
             if session.done:
                 right, total = session.score()
                 say(f"All tasks answered: {right} of {total} right. Type quit to leave, or keep exploring.")
+        elif text == "review":
+            say(review_text(session))
         elif text == "help":
             say(session.run("help"))
             say(LAB_HELP)

@@ -53,7 +53,9 @@ class LabSession:
         grade = grade_answer(inst, given)
         now = self.clock()
         self.grades[i] = grade
-        self.given[i] = given.strip()
+        # As recorded ("A", not the "a" typed): the review shows a pick as "A) its text".
+        given = normalize_answer(inst, given) if inst.options else given.strip()
+        self.given[i] = given
         self.seconds[i] = max(0.0, (now - self.started[i]).total_seconds())
         if self.store is not None:
             from study.progress import Attempt
@@ -61,11 +63,11 @@ class LabSession:
 
             picked: tuple[str, ...] = ()
             if inst.options:
-                labels = normalize_answer(inst, given).split(",")
+                labels = given.split(",")
                 picked = tuple(inst.options[inst.labels.index(lb)].text for lb in labels if lb in inst.labels)
             self.store.record_attempt(Attempt(
                 item_id=inst.qid, content_hash=inst.content_hash, params=dict(inst.params),
-                given=normalize_answer(inst, given) if inst.options else given.strip(), correct=grade.correct,
+                given=given, correct=grade.correct,
                 seconds=self.seconds[i], mode="lab", session_id=self.id,
                 at=now, picked=picked, shown=shown_record(inst, self.objective_titles.get(inst.objective, ""))))
         return grade

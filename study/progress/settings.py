@@ -6,6 +6,7 @@ message that says what is accepted.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, NamedTuple
 from collections.abc import Callable, Mapping
 
@@ -17,6 +18,18 @@ def _date(text: str) -> str:
         return read_date(text).isoformat()
     except ValueError as exc:
         raise ValueError(f"must be a date: {exc}") from None
+
+
+def exam_date_setting(text: str, today: dt.date | None = None) -> str:
+    """The exam date typed as ``text``, stored as YYYY-MM-DD: a date, and not one that has passed (readiness
+    is a prediction for that day). ``today`` is the caller's (the app's clock); by default the local date.
+    The one rule for ``study settings``, ``study stats --exam-date`` and the app's Settings form."""
+    value = _date(text)
+    today = today or dt.date.today()
+    day = dt.date.fromisoformat(value)
+    if day < today:
+        raise ValueError(f"must be today ({today:%d %b %Y}) or later: {day:%d %b %Y} has passed")
+    return value
 
 
 def _int_between(low: int, high: int) -> Callable[[str], int]:
@@ -76,7 +89,7 @@ class Rule(NamedTuple):  # a NamedTuple, not a dataclass: `study --help` reads t
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("exam_date", "your exam day (YYYY-MM-DD): readiness predicts for it", _date),
+    Rule("exam_date", "your exam day (YYYY-MM-DD, today or later): readiness predicts for it", exam_date_setting),
     Rule("daily_goal", "questions answered a day (card ratings do not count)", _int_between(1, 10_000)),
     Rule("new_per_day", "most items never seen before to start in a day (cards and questions)",
          _int_between(0, 10_000), 20),

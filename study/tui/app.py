@@ -11,16 +11,21 @@ import importlib
 import os
 import time
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
 from study.text import count
+from study.untrusted import shown
 from study.tui.services import Clock, Services
 
 # How often the bank's files are checked for edits when live reload is on. A poll stats each file: 0.4 ms
@@ -208,6 +213,32 @@ class StudyApp(App[int]):
             )
 
     # -- toasts -----------------------------------------------------------------------------------------
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """A toast whose message is plain text, control characters escaped, unless ``markup=True``: most
+        toasts quote something from outside (a store path, an OSError, a card title), and read as markup a
+        '[/]' in it ended the app with a MarkupError and '[b]' vanished. Screens' notify says the same
+        (study.tui.screens.base.PlainToasts); the few toasts with bold keys ask for markup."""
+        if not markup:
+            message = shown(message)
+        super().notify(message, title=shown(title, keep_newlines=False), severity=severity, timeout=timeout,
+                       markup=markup)
+
+    def action_help_quit(self) -> None:
+        # Textual's own (ctrl+c) sets the key in bold with markup, which a toast here shows only when asked.
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press [b]{key}[/b] to quit the app", title="Do you want to quit?", markup=True)
+                return
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        # Textual's toast sets the saved file's path in markup: a folder named '[x]' would be read as a tag.
+        if event.name == "screenshot":
+            event.prevent_default()
+            where = f" to {event.path}" if event.path is not None else ""
+            self.notify(f"Saved screenshot{where}", title="Screenshot")
 
     def action_command_palette(self) -> None:
         from textual.command import CommandPalette

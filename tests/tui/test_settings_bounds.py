@@ -4,6 +4,8 @@ left out of every backup as a damaged value (a learner restoring the backup lost
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from textual.widgets import Input, Static
 
@@ -41,3 +43,26 @@ async def test_the_largest_goal_the_form_takes_survives_a_backup(make_app, store
     assert store.get_setting("daily_goal") == 10000
     saved = {k: store.get_setting(k) for k in ("daily_goal", "desired_retention", "theme")}
     assert usable_settings(saved) == saved
+
+
+async def test_a_past_exam_date_is_refused_with_the_rule_study_settings_applies(make_app, store, clock):
+    from study.progress.settings import exam_date_setting
+
+    yesterday = (clock.now.date() - dt.timedelta(days=1)).isoformat()
+    with pytest.raises(ValueError) as refused:
+        exam_date_setting(yesterday, clock.now.date())
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("comma")
+        await settle(pilot, app)
+        app.screen.query_one("#set-exam-date", Input).value = yesterday
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        message = str(app.screen.query_one("#settings-message", Static).render())
+        assert message.startswith(f"Exam date {refused.value}.")  # the same words as the CLI's
+        app.screen.query_one("#set-exam-date", Input).value = clock.now.date().isoformat()  # today is fine
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert str(app.screen.query_one("#settings-message", Static).render()) == "Saved."
+    assert store.get_setting("exam_date") == clock.now.date().isoformat()

@@ -1,4 +1,5 @@
-"""What every full screen of the app shares: it is laid out again for a new size, not for each resize notice.
+"""What every full screen of the app shares: it is laid out again for a new size, not for each resize notice,
+and its toasts are plain text (PlainToasts; dialogs share that through StudyDialog).
 
 Textual lays a whole screen out (every widget placed, then every line painted) for each resize notice the
 screen gets. As a screen starts it gets three of one size: the app's first size, the same size again once the
@@ -12,15 +13,31 @@ release renames it or lays out a resized screen no more, and the SVG snapshots s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen, ScreenResultType
 
 if TYPE_CHECKING:
     from textual.geometry import Size
+    from textual.notifications import SeverityLevel
 
 
-class StudyScreen(Screen):
+class PlainToasts:
+    """``notify`` whose message is plain text unless the caller passes ``markup=True``, as the app's is.
+
+    Textual's Widget.notify hands the app ``markup=True`` when the caller says nothing, so a toast quoting a
+    store or export error ('/tmp/[x]/progress.db', '[/]') would be read as markup by StudyApp.notify too."""
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        cast(Any, self).app.notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+
+class StudyDialog(PlainToasts, ModalScreen[ScreenResultType]):
+    """A dialog of the app: its toasts are plain text (PlainToasts)."""
+
+
+class StudyScreen(PlainToasts, Screen):
     def _screen_resized(self, size: Size) -> None:
         # The compositor holds the size of the screen's last layout.
         if size == self._compositor.size:

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from study.tui.screens.base import StudyDialog
 
-class ChoiceDialog(ModalScreen[str]):
+
+class ChoiceDialog(StudyDialog[str]):
     """A question with a few buttons; each button's id is the answer. Keys are the buttons' first letters.
 
     A body given as a function is read again every second, for a figure that changes while the dialog is

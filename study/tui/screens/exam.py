@@ -13,10 +13,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Header, Input, Select, Static
 
-from study.tui.screens.base import StudyScreen
+from study.tui.screens.base import StudyDialog, StudyScreen
 from study.tui.exam_state import PARTIAL, answer_states, tally
 from study.tui.format import clock as fmt_clock
 from study.tui.format import ranges
@@ -211,7 +210,7 @@ class ExamStartScreen(StudyScreen):
         start_exam(self.app, count)
 
 
-class ReviewBeforeSubmit(ModalScreen[Any]):
+class ReviewBeforeSubmit(StudyDialog[Any]):
     """Unanswered and flagged questions, a navigator to jump back, and the way to submit."""
 
     BINDINGS = [
@@ -401,8 +400,11 @@ class ExamScreen(QuizScreen):
     def show_current(self) -> None:
         super().show_current()
         self.refresh_bindings()
-        if self.session.index + 1 == self.session.count:
-            self.set_status("Last question: r reviews and submits.")
+        if self.resting_status():
+            self.set_status(self.resting_status())
+
+    def resting_status(self) -> str:
+        return "Last question: r reviews and submits." if self.session.index + 1 == self.session.count else ""
 
 
     # -- actions ----------------------------------------------------------------------------------------

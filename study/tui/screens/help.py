@@ -57,7 +57,8 @@ def _key_table() -> str:
     def keys(bindings) -> list[str]:
         out: list[str] = []
         for b in bindings:
-            if isinstance(b, Binding) and b.description:
+            # One entry says what the 14 pick and 5 strike keys do (below), not one entry each.
+            if isinstance(b, Binding) and b.description and not b.action.startswith(("pick(", "strike(")):
                 entry = f"`{b.key_display or b.key.split(',')[0]}` {b.description}"
                 if entry not in out:
                     out.append(entry)
@@ -74,14 +75,19 @@ def _key_table() -> str:
     for title, module, class_name in IN_FLOW:
         places.append((title, getattr(importlib.import_module(f"study.tui.screens.{module}"), class_name)))
     for title, cls in places:
-        found = keys(getattr(cls, "BINDINGS", []))
-        if cls.__name__ in ("PracticeScreen", "ExamScreen"):
-            found.insert(0, "`1`-`9` or `a`-`e` pick a choice (multi: toggle)")
+        bindings = getattr(cls, "BINDINGS", [])
+        found = keys(bindings)
+        actions = {b.action.split("(")[0] for b in bindings if isinstance(b, Binding)}
+        if "strike" in actions:
+            found.insert(0, "`A`-`E` Strike out choice A to E (shift+letter; again puts it back)")
+        if "pick" in actions:
+            found.insert(0, "on a question `1`-`9` or `a`-`e` pick a choice (multi: toggle)")
         if cls.__name__ == "ExamScreen":
             found.append("to jump to a question: `r`, type its number, `enter`")
             found.append("as on the real exam, a question does not say which objective it tests (Settings, "
                          "*Objective during an exam*, shows it)")
         if cls.__name__ in ("PracticeScreen", "ExamScreen", "ResultsScreen", "AnswerReviewScreen"):
+            found = [k for k in found if k != "`R` Report"]  # said at length here
             found.append("`R` (shift+r) reports a problem with the question on screen: wrong key, unclear, "
                          "outdated, or your own words; `study reports` lists them")
         if cls.__name__ == "ReviewBeforeSubmit":

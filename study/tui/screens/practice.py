@@ -16,6 +16,7 @@ from study.text import count as count_noun
 from study.tui.flows import start_practice
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
+from study.tui.widgets.question import pick_keys
 
 # Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
 # this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
@@ -383,7 +384,8 @@ class PracticeScreen(QuizScreen):
         """A "choose two" question is graded only with two picks: an early enter is a slip, not an answer."""
         need = self.session.current.choose or 1
         if self.session.current.is_multi and n != need:
-            self.set_status(f"Choose {need}: {n} picked. Toggle choices with 1-9 or a-e, then press enter.")
+            keys = pick_keys(len(self.session.current.options))
+            self.set_status(f"Choose {need}: {n} picked. Toggle choices with {keys}, then press enter.")
             return False
         return True
 

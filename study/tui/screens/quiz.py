@@ -15,7 +15,7 @@ from textual.widgets import Header, Input, Static
 
 from study.tui.screens.base import StudyScreen
 from study.tui.widgets.footer import StudyFooter
-from study.tui.widgets.question import LABELS, NO_PICK_HINT, Choices, QuestionView
+from study.tui.widgets.question import LABELS, Choices, QuestionView, no_pick_hint, no_such_choice
 
 # For the type checker only (getters.app would check isinstance on every read at run time).
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ class QuizScreen(StudyScreen):
         self.session = session
         # Struck-out choices per question position, kept while the session is on screen (not saved).
         self.struck: dict[int, set[int]] = {}
+        self._no_such_choice_shown = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -111,17 +112,31 @@ class QuizScreen(StudyScreen):
 
     def set_status(self, text: str | Text) -> None:
         """``text`` as markup when a str (the screen's own words); what quotes a learner's typing comes as Text."""
+        self._no_such_choice_shown = False
         self.query_one("#quiz-status", Static).update(text)
+
+    def resting_status(self) -> str:
+        """The status line of the question before any key: the exam says so on its last question."""
+        return ""
+
+    def say_no_such_choice(self, index: int) -> None:
+        self.set_status(no_such_choice(index, len(self.session.current.options)))
+        self._no_such_choice_shown = True
 
     # -- input ------------------------------------------------------------------------------------------
 
     def action_pick(self, index: int) -> None:
         inst = self.session.current
-        if inst.is_numeric_typed or index >= len(inst.options):
+        if inst.is_numeric_typed:
             return
         choices = self.view.choices
         if choices.locked:
             return
+        if index >= len(inst.options):  # a key past the last choice: said, as a strike or a pick is
+            self.say_no_such_choice(index)
+            return
+        if self._no_such_choice_shown:  # what an earlier key said no longer applies
+            self.set_status(self.resting_status())
         # Applied here and now, not through a message: a quick "2 n" must answer this question, not the next.
         choices.toggle(index, notify=False)
         self.on_picks(tuple(sorted(choices.picked)), False)
@@ -132,7 +147,10 @@ class QuizScreen(StudyScreen):
     def action_strike(self, index: int) -> None:
         inst = self.session.current
         choices = self.view.choices
-        if inst.is_numeric_typed or index >= len(inst.options) or choices.locked:
+        if inst.is_numeric_typed or choices.locked:
+            return
+        if index >= len(inst.options):
+            self.say_no_such_choice(index)
             return
         was_picked = index in choices.picked
         now_struck = choices.strike(index)
@@ -143,7 +161,7 @@ class QuizScreen(StudyScreen):
                         if now_struck else f"Choice {LABELS[index]} is back.")
 
     def hint_no_pick(self) -> None:
-        self.set_status(NO_PICK_HINT + self.skip_hint)
+        self.set_status(no_pick_hint(len(self.session.current.options)) + self.skip_hint)
 
     @on(Choices.Changed)
     def _choices_changed(self, event: Choices.Changed) -> None:

@@ -11,15 +11,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 
 from study.progress.reports import KIND_LABELS, KINDS
+from study.tui.screens.base import StudyDialog
 
 REPORT_KEY = "R"
 
 
-class ReportDialog(ModalScreen["tuple[str, str] | None"]):
+class ReportDialog(StudyDialog["tuple[str, str] | None"]):
     """Asks what is wrong and, optionally, in the learner's words; dismisses with ``(kind, text)`` or None."""
 
     DEFAULT_CSS = """
@@ -108,7 +109,7 @@ def report_problem(screen: Screen, item_id: str, *, context: str, session_id: st
             return
         # A toast shows Textual markup, not Markdown: the commands are set in bold rather than in backticks.
         app.notify("Report kept. [b]study reports[/] lists your reports; they travel in [b]study export[/].",
-                   title="Thank you", timeout=5)
+                   title="Thank you", timeout=5, markup=True)
 
     where = f"question {position}" if position is not None else "this question"
     app.push_screen(ReportDialog(f"Report a problem with {where}"), kept)

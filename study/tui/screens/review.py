@@ -17,7 +17,7 @@ from study.tui.screens.base import StudyScreen
 from study.text import count
 from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.footer import StudyFooter
-from study.tui.widgets.question import LABELS, NO_PICK_HINT, Choices, QuestionView
+from study.tui.widgets.question import LABELS, Choices, QuestionView, no_pick_hint, no_such_choice
 from study.tui.widgets.markdown import ReaderMarkdown
 
 # Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
@@ -61,6 +61,8 @@ class ReviewScreen(StudyScreen):
     BINDINGS = [
         *[Binding(str(n), f"rate({n})", RATING_NAMES[n - 1]) for n in range(1, 5)],
         *[Binding(str(n), f"pick({n})", f"Choice {LABELS[n - 1]}", show=False) for n in range(1, 10)],
+        # The letters too, as in practice and the exam (the hint names both): they did nothing here.
+        *[Binding(c, f"pick({n})", f"Choice {c.upper()}", show=False) for n, c in enumerate("abcde", start=1)],
         Binding("space", "reveal", "Show answer"),
         Binding("enter", "reveal", "Show answer", show=False),
         Binding("enter", "answer", "Answer / next"),
@@ -78,6 +80,7 @@ class ReviewScreen(StudyScreen):
         self.revealed = False
         self.graded = False
         self.rated: dict[str, str] = {}
+        self._no_such_choice_shown = False
         self._shown_at = time.monotonic()
         self._bank: Any = None  # the bank this review was drawn from
         # The session's card ratings that can still be taken back, newest last: (card id, its state before).
@@ -235,6 +238,7 @@ class ReviewScreen(StudyScreen):
         return bank.card(card_id) if bank is not None and bank.has_item(card_id) else self._bank.card(card_id)
 
     def _status(self, text: str | Text) -> None:
+        self._no_such_choice_shown = False
         self.query_one("#review-status", Static).update(text)
 
     def _finish(self, message: str) -> None:
@@ -311,8 +315,15 @@ class ReviewScreen(StudyScreen):
     def action_pick(self, n: int) -> None:
         if self.phase == "question" and not self.graded:
             inst = self.session.current
-            if not inst.is_numeric_typed and n - 1 < len(inst.options):
+            if inst.is_numeric_typed:
+                return
+            if n - 1 < len(inst.options):
+                if self._no_such_choice_shown:
+                    self._status("")  # what an earlier key said no longer applies
                 self.query_one(QuestionView).choices.toggle(n - 1, notify=False)
+            else:
+                self._status(no_such_choice(n - 1, len(inst.options)))
+                self._no_such_choice_shown = True
 
     @on(Choices.Changed)
     def _picked(self, event: Choices.Changed) -> None:
@@ -325,7 +336,7 @@ class ReviewScreen(StudyScreen):
         if event.submit and event.picked:
             self._answer(",".join(LABELS[i] for i in event.picked))
         elif event.submit:  # enter with nothing picked records nothing, and says how to pick
-            self._status(NO_PICK_HINT)
+            self._status(no_pick_hint(len(self.session.current.options)))
 
     @on(Input.Submitted, "#q-number")
     def _typed(self, event: Input.Submitted) -> None:
@@ -343,7 +354,7 @@ class ReviewScreen(StudyScreen):
             picked = sorted(self.query_one(QuestionView).choices.picked)
             self._answer(",".join(LABELS[i] for i in picked))
         else:
-            self._status(NO_PICK_HINT)
+            self._status(no_pick_hint(len(self.session.current.options)))
 
     def _answer(self, value: str) -> None:
         from study.quiz import AnswerError, SessionError

@@ -12,7 +12,6 @@ from textual.containers import Grid, Horizontal
 from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from study.tui.screens.base import StudyScreen
-from study.text import read_date
 from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.exam import EXAM_OBJECTIVE_SETTING
 from study.tui.widgets.footer import StudyFooter
@@ -139,18 +138,16 @@ class SettingsScreen(StudyScreen):
         raw_date = self.query_one("#set-exam-date", Input).value.strip()
         raw_goal = self.query_one("#set-daily-goal", Input).value.strip()
         raw_ret = self.query_one("#set-retention", Input).value.strip()
-        try:
-            exam_date = read_date(raw_date) if raw_date else None
-        except ValueError as exc:
-            msg.update(Text(f"Exam date {exc}."))  # it quotes what was typed: not markup
-            return False
-        today = self.app.services.now().date()
-        if exam_date is not None and exam_date < today:
-            msg.update(f"{exam_date:%d %b %Y} has passed: enter the date of your next exam (or leave it empty).")
-            return False
         # The rules `study settings KEY VALUE` and a backup's import apply: a value they refuse would be saved
         # here and then left out of every backup as damaged.
-        from study.progress.settings import parse_setting
+        from study.progress.settings import exam_date_setting, parse_setting
+
+        try:
+            exam_date = exam_date_setting(raw_date, self.app.services.now().date()) if raw_date else None
+        except ValueError as exc:
+            # It quotes what was typed: not markup.
+            msg.update(Text(f"Exam date {exc}. Leave it empty if you have no date yet."))
+            return False
 
         try:
             goal = parse_setting("daily_goal", raw_goal) if raw_goal else 20
@@ -166,7 +163,7 @@ class SettingsScreen(StudyScreen):
             msg.update("The progress store is not open; settings cannot be saved.")
             return False
         theme = self.query_one("#set-theme", Select).value
-        store.set_setting("exam_date", exam_date.isoformat() if exam_date else None)
+        store.set_setting("exam_date", exam_date)
         store.set_setting("daily_goal", goal)
         store.set_setting("desired_retention", retention)
         store.set_setting("theme", "light" if theme == "textual-light" else "dark")

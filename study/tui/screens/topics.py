@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, Static, Tree
 
 from study.tui.screens.base import StudyScreen
+from study.untrusted import shown
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
 
@@ -86,6 +88,7 @@ class TopicsScreen(StudyScreen):
         with Horizontal():
             with Vertical(id="topics-side"):
                 yield Input(placeholder="search topics and cards", id="topics-search")
+                yield Static("", id="topics-nothing")
                 yield Tree("Blueprint", id="topics-tree")
             with VerticalScroll(id="topics-card", classes="panel"):
                 yield ReaderMarkdown(HINT, id="topics-markdown")
@@ -160,8 +163,10 @@ class TopicsScreen(StudyScreen):
         q = query.strip().lower()
         tree = self.query_one(Tree)
         tree.clear()
+        found = False
         for domain in bank.blueprint.domains:
-            dnode = tree.root.add(f"{domain.id} {domain.name} ({domain.weight}%)", data=("domain", domain.id))
+            # Titles come from the bank's files: Text, never read as markup ('[b]' would vanish, '[/]' end the app).
+            dnode = tree.root.add(Text(f"{domain.id} {domain.name} ({domain.weight}%)"), data=("domain", domain.id))
             any_in_domain = False
             for obj in domain.objectives:
                 topics = [t for t in bank.topics if obj.id in t.meta.objectives]
@@ -172,23 +177,31 @@ class TopicsScreen(StudyScreen):
                     if not (topic_hit or cards):
                         continue
                     if onode is None:
-                        onode = dnode.add(f"{obj.id} {obj.title}", data=("objective", obj.id))
-                    tnode = onode.add(topic.meta.title, data=("topic", topic.id))
+                        onode = dnode.add(Text(f"{obj.id} {obj.title}"), data=("objective", obj.id))
+                    tnode = onode.add(Text(topic.meta.title), data=("topic", topic.id))
                     for card in cards if q else topic.cards:
-                        tnode.add_leaf(card.title, data=("card", card.id))
+                        tnode.add_leaf(Text(card.title), data=("card", card.id))
                     if q:
                         tnode.expand()
                 if onode is None and not q:
                     n = len(bank.questions_for(objective=obj.id)) if hasattr(bank, "questions_for") else 0
-                    onode = dnode.add_leaf(f"{obj.id} {obj.title}  [dim]({n} q)[/]", data=("objective", obj.id))
+                    label = Text.assemble(f"{obj.id} {obj.title}  ", (f"({n} q)", "dim"))
+                    onode = dnode.add_leaf(label, data=("objective", obj.id))
                 if onode is not None:
                     any_in_domain = True
                     if q:
                         onode.expand()
-            if any_in_domain and q:
+            if q and not any_in_domain:
+                dnode.remove()  # a domain with nothing found would unfold to nothing
+            else:
                 dnode.expand()
-            if not q:
-                dnode.expand()
+            found = found or any_in_domain
+        # An empty tree alone looks like a broken search: say that nothing matched, quoting what was typed.
+        nothing = self.query_one("#topics-nothing", Static)
+        nothing.display = bool(q) and not found
+        if nothing.display:
+            nothing.update(Text.assemble("No topic or card mentions '", shown(query.strip(), keep_newlines=False),
+                                         "'. Try another word, or clear the search to see them all."))
         self.refresh_bindings()  # "] Next card" depends on the cards the tree lists
 
     @on(Input.Changed, "#topics-search")
@@ -268,7 +281,7 @@ class TopicsScreen(StudyScreen):
     def _set_title(self, title: str) -> None:
         self._title = title
         # A round frame sets the title off by itself; the bare rule shown while reading needs the spaces.
-        self.query_one("#topics-card").border_title = f" {title} " if self.reading else title
+        self.query_one("#topics-card").border_title = Text(f" {title} " if self.reading else title)
 
     def _set_reading(self, reading: bool, auto: bool = False) -> None:
         self.set_class(reading, "-reading")

@@ -18,8 +18,27 @@ from textual.widgets import Input, Markdown, OptionList, Static
 from study.tui.widgets.markdown import ReaderMarkdown, inline_content
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-# Enter is "this is my answer", never a pick: a question left alone must not be recorded as answered.
-NO_PICK_HINT = "Nothing picked yet: a-e, 1-9 or space picks a choice, then enter."
+# Letters a-e and digits 1-9 pick choices (the screens' bindings); a question has as many as it has choices.
+PICK_LETTERS = 5
+PICK_DIGITS = 9
+
+
+def pick_keys(n: int) -> str:
+    """The keys that pick one of ``n`` choices, as a hint says them: "a-d, 1-4" for four."""
+    letters, digits = min(n, PICK_LETTERS), min(n, PICK_DIGITS)
+    if letters <= 1:
+        return "a, 1"
+    return f"a-{LABELS[letters - 1].lower()}, 1-{digits}"
+
+
+def no_pick_hint(n: int) -> str:
+    # Enter is "this is my answer", never a pick: a question left alone must not be recorded as answered.
+    return f"Nothing picked yet: {pick_keys(n)} or space picks a choice, then enter."
+
+
+def no_such_choice(index: int, n: int) -> str:
+    """What a pick key past the last of ``n`` choices says (the key did nothing)."""
+    return f"There is no choice {LABELS[index]}: this question has {LABELS[0]} to {LABELS[n - 1]} ({pick_keys(n)})."
 
 
 class Choices(OptionList):

@@ -220,3 +220,25 @@ def test_lint_reports_a_hostile_gpu_count_or_index_at_its_place(tmp_path, edit, 
     found = [d for d in _lint(tmp_path, text) if d.severity == "error"]
     line = next(n for n, ln in enumerate(text.split("\n"), 1) if next(iter(edit.values())).strip() in ln)
     assert any(d.line == line and field in d.message for d in found), [str(d) for d in found]
+
+
+def test_plain_mode_takes_review_as_the_app_lab_does(tmp_path, monkeypatch, capsys):
+    """'review' at the plain lab's prompt was a shell command ('bash: review: command not found'); the app's
+    lab prompt takes it. Before every task is answered it says so; after, it lists each answer and the right one."""
+    from study.lab.session import LabSession
+
+    lab = load_lab("power-cap")
+    v = draw_vars(lab, 5)
+    pick = LabSession(build_case(lab, 5)).instances[0]
+    wrong = next(lb for lb, o in zip(pick.labels, pick.options) if not o.correct)
+    lines = ["review", f"answer 1 {wrong.lower()}", f"answer 2 {v['cap']} W", "review", "quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["--db", str(tmp_path / "p.db"), "lab", "power-cap", "--plain", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "command not found" not in out
+    assert "review (your answers, once all are given)" in out  # the help line names it
+    assert "Answer every task first (2 left)" in out
+    review = out.split("Review: ", 1)[1]
+    assert review.startswith("1 of 2 tasks right.")
+    assert "Task 1: wrong" in review and f"You answered: {wrong}) " in review and "Right answer: " in review
+    assert "Task 2: right" in review and "Why: " in review

@@ -40,7 +40,7 @@ def test_export_then_import_into_another_store(db, tmp_path, capsys):
     assert main(["--db", str(other), "import", str(backup)]) == 0
     assert main(["--db", str(other), "import", str(backup)]) == 0
     out = capsys.readouterr().out
-    assert "merged: 1 answers" in out and "merged: 0 answers" in out
+    assert "merged: 1 answer," in out and "merged: 0 answers" in out
     with open_store(other) as s:
         (a,) = s.history()
         assert (a.item_id, a.params, a.given) == ("x-question", {"n": 2}, "B")
@@ -86,3 +86,16 @@ def test_newer_store_is_a_one_line_error(tmp_path, capsys):
     assert main(["--db", str(path), "stats"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("study: error:") and "newer version" in err and "\n" not in err
+
+
+def test_export_and_import_say_their_counts_as_sentences_and_escape_the_file_name(db, tmp_path, capsys):
+    """'exported 1 answers, 0 card reviews, 1 sessions' read wrongly, and a file name with an ESC in it was
+    written raw to the terminal."""
+    backup = tmp_path / "b\x1b[2Jx.json"
+    assert main(["--db", str(db), "export", str(backup)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("exported 1 answer, 0 card reviews, 0 sessions to ")
+    assert "\x1b" not in err and "b\\x1b[2Jx.json" in err
+    assert main(["--db", str(tmp_path / "other.db"), "import", str(backup)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("merged: 1 answer, 0 card reviews, 0 sessions, 1 setting added; 1 schedule rebuilt")

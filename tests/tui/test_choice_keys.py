@@ -1,0 +1,101 @@
+"""The keys that pick a choice, as the hint names them and as they behave: the hint said 'a-e, 1-9' on a
+four-choice question, a key past the last choice did nothing at all, and in Review the letters the hint names
+picked nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from textual.widgets import Static
+
+from tests.tui.conftest import settle
+
+
+def status(app: Any, selector: str = "#quiz-status") -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+@pytest.mark.parametrize("key", ["e", "5", "E"])
+async def test_practice_names_the_real_keys_and_says_when_a_key_is_past_the_last_choice(make_app, store, key):
+    from study.tui.screens.practice import start_practice
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_practice(app, objective="1.1", count=1)  # NCCL: four choices, A to D
+        await settle(pilot, app)
+        screen = app.screen
+        assert len(screen.session.current.options) == 4
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert "Nothing picked yet: a-d, 1-4 or space" in status(app)
+        await pilot.press(key)
+        await settle(pilot, app)
+        assert app.is_running and screen.view.choices.picked == set()
+        assert "There is no choice E: this question has A to D (a-d, 1-4)." in status(app)
+        await pilot.press("b")  # a real pick takes the message away
+        await settle(pilot, app)
+        assert screen.view.choices.picked == {1} and status(app) == ""
+    assert store.history() == []
+
+
+async def test_a_multi_choice_question_names_its_keys_when_too_few_are_picked(make_app):
+    from study.tui.screens.practice import start_practice
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_practice(app, objective="3.3", count=1)  # a choose-two question
+        await settle(pilot, app)
+        n = len(app.screen.session.current.options)
+        await pilot.press("a", "enter")
+        await settle(pilot, app)
+        last = "abcde"[min(n, 5) - 1]
+        assert f"Toggle choices with a-{last}, 1-{min(n, 9)}, then press enter." in status(app)
+
+
+async def test_the_exam_keeps_its_last_question_line_after_a_key_past_the_last_choice(make_app):
+    from study.tui.screens.exam import start_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 1)
+        await settle(pilot, app)
+        screen = app.screen
+        n = len(screen.session.current.options)
+        assert "Last question" in status(app)
+        if n < 9:
+            await pilot.press(str(n + 1))
+            await settle(pilot, app)
+            assert "There is no choice" in status(app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        assert "Last question: r reviews and submits." in status(app)
+
+
+async def test_review_letters_pick_as_the_hint_says(make_app, store, bank, clock):
+    from study.progress import Attempt
+
+    qid = "fx-d1-nccl"  # four choices, answered wrong three days ago: due
+    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "B", False, 30.0, "practice",
+                                 at=clock.now - dt.timedelta(days=3)))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await settle(pilot, app)
+        screen = app.screen
+        assert screen.phase == "question" and screen.session.current.qid == qid
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert "Nothing picked yet: a-d, 1-4 or space" in status(app, "#review-status")
+        await pilot.press("e")
+        await settle(pilot, app)
+        assert "There is no choice E" in status(app, "#review-status")
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert screen.query_one("#q-choices").picked == {2}
+        assert status(app, "#review-status") == ""
