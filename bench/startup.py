@@ -6,7 +6,9 @@ file named by ``STUDY_TUI_BENCH`` and then exits).
 
 1. ``study`` (the installed command, built-in bank, a fresh store): time to the first painted home screen
    ("first") and to the home screen filled with the bank and store figures ("ready"), against a minimal
-   Textual app (Header, Static, Footer) to its first paint. Aim: first <= 1.3x the minimal app, ready <= 1.6x.
+   Textual app (Header, Static, Footer) to its first paint. Aim: first <= 1.3x the minimal app, ready <= 1.6x,
+   judged on the median of paired ratios (each study start over the minimal start just before it); the ratio
+   of the two medians is printed beside it.
 2. The same app on a generated 10,000-question bank. Aim: first <= 1.5x.
 3. Commands that start no app: ``study --help`` against ``python -c pass`` (aim <= 4x) and ``study calc
    kv-cache --json`` against ``python -c "import numpy"`` (aim <= 1x: the calculator needs numbers, not the store,
@@ -220,12 +222,16 @@ def compare(label: str, argv: list[str], baseline_argv: list[str], tmp: Path, ru
         cold_firsts.append(f)
         cold_readies.append(r)
     mb, mf, mr, cf, cr = (statistics.median(x) for x in (base, firsts, readies, cold_firsts, cold_readies))
-    ok = "ok" if mf / mb <= aim else "ABOVE AIM"
+    # Each study start against the minimal app started just before it: this machine's speed drifts by a third
+    # within a minute (the minimal app alone took 240 to 390 ms in one run), and a pair sees the same speed.
+    pf, pr = (statistics.median(x / b for x, b in zip(xs, base)) for xs in (firsts, readies))
+    ok = "ok" if pf <= aim else "ABOVE AIM"
     print(f"{label}")
     print(f"  minimal Textual app, first paint   {mb * 1e3:7.0f} ms   (baseline 1.00x)")
-    print(f"  study, home first painted          {mf * 1e3:7.0f} ms   {mf / mb:5.2f}x   aim <= {aim}x: {ok}")
-    ready = f"   aim <= {ready_aim}x: {'ok' if mr / mb <= ready_aim else 'ABOVE AIM'}" if ready_aim else ""
-    print(f"  study, home with bank + store data {mr * 1e3:7.0f} ms   {mr / mb:5.2f}x{ready}")
+    print(f"  study, home first painted          {mf * 1e3:7.0f} ms   {mf / mb:5.2f}x   paired {pf:5.2f}x   "
+          f"aim <= {aim}x: {ok}")
+    ready = f"   aim <= {ready_aim}x: {'ok' if pr <= ready_aim else 'ABOVE AIM'}" if ready_aim else ""
+    print(f"  study, home with bank + store data {mr * 1e3:7.0f} ms   {mr / mb:5.2f}x   paired {pr:5.2f}x{ready}")
     print(f"  the same without a home snapshot   {cr * 1e3:7.0f} ms   {cr / mb:5.2f}x   (first paint {cf / mb:.2f}x)")
 
 
