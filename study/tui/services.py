@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 from collections.abc import Callable
 
 Clock = Callable[[], datetime]
 
 
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+def local_now() -> datetime:
+    """Now, in the learner's zone: the core's figures take "today" from the zone of the time they are given
+    (the streak, the heatmap, new cards a day, the exam countdown), and the commands give them local time.
+    With UTC here the app's day turned at midnight UTC, so an evening's answers west of Greenwich counted
+    for tomorrow in the app and for today in `study stats`. The store keeps every instant in UTC."""
+    return datetime.now().astimezone()
 
 
 @dataclass
@@ -26,7 +30,7 @@ class Services:
 
     bank: Any = None
     store: Any = None
-    clock: Clock = utc_now
+    clock: Clock = local_now
     db: str | None = None
     # Alternative question folders/files and content folder (an instructor's own bank; the benchmark).
     questions: list[str] | None = None
