@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         findings_of_unloaded, load_for_preview, preview_question, question_json, question_lines,
     )
     from study.cli import UsageError
+    from study.untrusted import shown as escaped
 
     if args.instances < 1:
         raise UsageError("--instances must be at least 1")
@@ -105,16 +106,19 @@ def run(args: argparse.Namespace) -> int:
         console = Console(highlight=False)
         for view in views:
             for line in question_lines(view):
+                # The file under preview is the one lint has not passed yet: an ESC or a bidi override in its
+                # text would act on the terminal instead of being seen (lint's control-character finding).
+                text = escaped(line.text)
                 if line.style == "learner":
                     # The learner's screen in a box, so it stands apart from what only the author sees.
-                    console.print(Panel(Text(line.text), expand=False))
+                    console.print(Panel(Text(text), expand=False))
                 else:
                     # soft_wrap: the text keeps its own line breaks, as the plain quiz prints it.
-                    console.print(Text(line.text, style=STYLES.get(line.style, "")), soft_wrap=True)
+                    console.print(Text(text, style=STYLES.get(line.style, "")), soft_wrap=True)
     else:
         for view in views:
             for line in question_lines(view):
-                print(line.text)
+                print(escaped(line.text))
     if diagnostics:
         shown = f"{errors} errors, {len(diagnostics) - errors} warnings"
         print(f"{len(views)} questions previewed; {shown} (above, or run study lint {args.target})", file=sys.stderr)

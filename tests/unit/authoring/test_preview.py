@@ -236,3 +236,17 @@ def test_preview_of_an_id_whose_question_fails_validation_shows_its_findings(tmp
     assert [f["code"] for f in json.loads(capsys.readouterr().out)["findings"]] == ["invalid-value"]
     assert main(["preview", "zz-weights-2"]) == 2  # an id no file writes is still a typo with a did-you-mean
     assert "did you mean" in capsys.readouterr().err
+
+
+def test_control_and_bidi_characters_in_a_file_are_shown_escaped_not_sent_to_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # YAML escapes let a hostile or careless file put an ESC sequence or a bidi override in a stem.
+    path = tmp_path / "hostile.yaml"
+    path.write_text(QUESTIONS.replace("Which link carries traffic", r'"\x1b[31mWhich\u202e link carries traffic', 1)
+                    .replace("between** two DGX systems?", 'between** two DGX systems?"', 1), encoding="utf-8")
+    assert main(["preview", str(path)]) == 1  # lint's control-character error
+    captured = capsys.readouterr()
+    assert "\x1b" not in captured.out and "\u202e" not in captured.out
+    assert r"\x1b[31mWhich\u202e link carries traffic" in captured.out
+    assert "control-character" in captured.err
