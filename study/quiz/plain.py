@@ -18,6 +18,7 @@ from study.quiz.lines import LineReader
 from study.quiz.report import Report
 from study.quiz.session import QuizSession, SessionError, TimeUp, format_left
 from study.text import WIDTH, fill, labelled, plain_text, whole_number
+from study.untrusted import shown
 
 HELP = ("commands: :flag  :back  :next  :review  :N (go to N)  :report WHY  :submit  :quit  (empty line "
         "skips)")
@@ -143,7 +144,9 @@ def run_plain(
     reader = LineReader(stdin)
 
     def say(text: str = "") -> None:
-        out.write(text + "\n")
+        # Question files and typed answers come from outside: an ESC sequence or a bidi override in them
+        # would act on the terminal (lint rejects them, but a bank with lint errors still loads).
+        out.write(shown(text) + "\n")
         out.flush()
 
     timed = f", {format_left(session.minutes * 60)}" if session.minutes else ""

@@ -127,3 +127,15 @@ def test_a_unitless_numeric_answer_is_asked_as_a_plain_number() -> None:
 
     inst = instantiate(numeric("ratio-01", 12, "1"), seed=1)
     assert answer_hint(inst) == "a plain number (a ratio or a count, no unit)"
+
+
+def test_control_and_bidi_characters_in_a_question_reach_the_terminal_escaped():
+    from quiz_fixtures import single
+
+    clock = StepClock()
+    hostile = single("h1", objective="2.1").model_copy(update={"stem": "\x1b]0;owned\x07Which\u202e one?"})
+    s = build_practice(make_bank(per_objective=0, extra=[hostile]), seed=1, count=1, now=T0, clock=clock)
+    _, text = drive(s, ["\x1b[2J"], clock)
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert r"\x1b]0;owned\x07Which\u202e one?" in text
+    assert r"'\x1b[2J' is not a choice" in text
