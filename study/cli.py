@@ -126,8 +126,22 @@ def build_parser(modules: Sequence[str] | None = COMMAND_MODULES) -> argparse.Ar
     return parser
 
 
+def _stand_in_for_closed_streams() -> None:
+    """Python makes a standard stream that was closed when it started (`study export >&-`, `<&-`) None, and
+    every command that writes or reads it would end in an AttributeError. Closed stdout is a reader that went
+    away before the first byte, which main already treats like a broken pipe; closed stdin has nothing to
+    read, which every command already handles as end of input; and with stderr closed, print(file=None)
+    would put error lines into stdout's data. /dev/null gives each of them that meaning."""
+    import os
+
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 (open for the whole run)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _stand_in_for_closed_streams()
     try:
         if not argv:
             # ``study`` alone: the app, with no command line to parse (argparse and the parser are 2 ms of

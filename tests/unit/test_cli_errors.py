@@ -166,3 +166,20 @@ def test_quiz_without_a_terminal_is_one_error_line(capsys) -> None:
     # Under pytest stdin and stdout are not a terminal, as in a pipe or a script. It said "study quiz: not a
     # terminal", unlike every other mistake.
     assert "--plain" in _one_error_line(capsys, ["quiz", "--no-store"])
+
+
+def test_a_stream_closed_before_the_start_is_no_traceback() -> None:
+    # `study calc gpus >&-` and `study import - <&-`: Python starts with sys.stdout or sys.stdin set to None.
+    def closing(fd: int):
+        return lambda: os.close(fd)
+
+    out = subprocess.run([sys.executable, "-m", "study.cli", "calc", "gpus"], stderr=subprocess.PIPE, text=True,
+                         preexec_fn=closing(1))
+    assert (out.returncode, out.stderr) == (0, "")
+    inp = subprocess.run([sys.executable, "-m", "study.cli", "import", "-"], capture_output=True, text=True,
+                         preexec_fn=closing(0))
+    assert inp.returncode == 1
+    assert inp.stderr.startswith("study: error: standard input is not JSON") and inp.stderr.count("\n") == 1
+    err = subprocess.run([sys.executable, "-m", "study.cli", "stats", "--exam-date", "2026-02-30"],
+                         capture_output=True, text=True, preexec_fn=closing(2))
+    assert (err.returncode, err.stdout) == (2, "")  # the error line does not land in stdout's data
