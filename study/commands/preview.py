@@ -12,6 +12,8 @@ DESCRIPTION = (
     "everything rendered and the file has no errors, 1 otherwise, 2 on usage errors (an unknown id)."
 )
 
+MAX_INSTANCES = 1000
+
 STYLES = {
     "heading": "bold cyan",
     "meta": "dim",
@@ -31,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=DESCRIPTION)
     p.add_argument("target", metavar="FILE|ID", help="a question file or folder, or a question id")
     p.add_argument("--seed", type=int, default=0, help="seed of the first draw (default 0); the same seed gives the same instance")
-    p.add_argument("--instances", type=int, default=3, metavar="K", help="draws of a templated question (default 3)")
+    p.add_argument("--instances", type=int, default=3, metavar="K", help=f"draws of a templated question (default 3, at most {MAX_INSTANCES})")
     p.add_argument("--exam", action="store_true", help="as in an exam: a numeric question with distractors is multiple choice")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
@@ -55,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
     from study.cli import UsageError
     from study.untrusted import shown as escaped
 
-    if args.instances < 1:
-        raise UsageError("--instances must be at least 1")
+    # Draws stop at K distinct ones, or after 10 x K tries in a small parameter space: an unbounded K made
+    # `--instances 1000000000` try ten billion draws of a 12-combination question before printing anything.
+    if not 1 <= args.instances <= MAX_INSTANCES:
+        raise UsageError(f"--instances must be from 1 to {MAX_INSTANCES}, not {args.instances}")
     diagnostics = []
     if _is_file_target(args.target):
         path = Path(args.target)

@@ -250,3 +250,11 @@ def test_control_and_bidi_characters_in_a_file_are_shown_escaped_not_sent_to_the
     assert "\x1b" not in captured.out and "\u202e" not in captured.out
     assert r"\x1b[31mWhich\u202e link carries traffic" in captured.out
     assert "control-character" in captured.err
+
+
+def test_instances_has_an_upper_bound_so_a_huge_k_is_refused_not_drawn_for_hours(
+    qfile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # zz-dtype-03 has three distinct draws: K beyond them costs 10 x K tries, so K = 10**9 never returned.
+    assert main(["preview", str(qfile), "--instances", "1001"]) == 2
+    assert capsys.readouterr().err == "study: error: --instances must be from 1 to 1000, not 1001\n"
