@@ -29,7 +29,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     stats.add_argument("--strict", action="store_true", help="warnings also make the exit status 1")
     add_bank_options(stats)
     stats.set_defaults(func=run_stats)
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(func=_what_to_show)
+
+
+def _what_to_show(args: argparse.Namespace) -> int:
+    # One line, as for every other mistake (and as `study new` alone); the help is a --help away.
+    from study.cli import UsageError
+
+    raise UsageError("bank: say what to show: study bank stats (study bank --help)")
 
 
 def run_stats(args: argparse.Namespace) -> int:

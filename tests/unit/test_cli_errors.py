@@ -162,6 +162,11 @@ def test_new_without_what_to_start_is_one_error_line(capsys) -> None:
     assert "study new question" in _one_error_line(capsys, ["new"])
 
 
+def test_bank_without_what_to_show_is_one_error_line(capsys) -> None:
+    # It printed `study bank --help` (seven lines on stdout) and exited 2.
+    assert "study bank stats" in _one_error_line(capsys, ["bank"])
+
+
 def test_quiz_without_a_terminal_is_one_error_line(capsys) -> None:
     # Under pytest stdin and stdout are not a terminal, as in a pipe or a script. It said "study quiz: not a
     # terminal", unlike every other mistake.
