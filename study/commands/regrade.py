@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{c.item_id}  answered {c.at:%Y-%m-%d %H:%M}  {mark(c.old_correct)} -> {mark(c.new_correct)}")
     print(f"{len(plan.changes)} answer(s) {verb}; {plan.unchanged} kept their grade; {plan.not_comparable} asked "
           f"differently or without the response kept (grade kept)"
-          + (f"; {plan.missing} of questions no longer in the bank" if plan.missing else ""))
+          + (f"; {plan.missing} answer(s) to questions no longer in the bank (grade kept)" if plan.missing else ""))
     if due and not args.dry_run:
         for q, s in sorted(due.items()):
             if s is not None:

@@ -71,3 +71,13 @@ def test_an_answer_to_a_reworded_question_keeps_its_grade(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "0 answer(s) changed" in out and "1 asked differently" in out
     assert _attempt(db, FLIP_ID)[0].correct is False
+
+
+def test_answers_to_questions_gone_from_the_bank_are_counted_in_a_sentence(tmp_path, capsys):
+    db, _ = _learner(tmp_path)
+    with open_store(db, fuzz=False) as store:
+        answers = len(store.history())
+    # The built-in bank has none of the generated questions. It said "N of questions no longer in the bank".
+    assert main(["--db", str(db), "regrade", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(f"; {answers} answer(s) to questions no longer in the bank (grade kept)\n")
