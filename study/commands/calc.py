@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = f.func(**kwargs)
     except (CalcError, CatalogError) as exc:
-        raise UsageError(f"calc {f.name}: {exc}") from None
+        # Some formula messages name the formula first, for a question's calc expression that called it.
+        raise UsageError(f"calc {f.name}: {str(exc).removeprefix(f'{f.name}: ')}") from None
     _say_which_part(kwargs)
     if ns.json:
         import json

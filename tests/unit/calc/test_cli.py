@@ -68,6 +68,17 @@ def test_usage_errors_are_one_line_exit_2(capsys, argv: list[str], fragment: str
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("argv", [
+    ["gpu-hours", "--gpus", "8", "--days", "1", "--hours", "2"],
+    ["training-memory", "--params", "7e9", "--zero", "1.5"],
+])
+def test_a_formula_is_named_once_in_its_error(capsys, argv: list[str]) -> None:
+    # It said "calc gpu-hours: gpu-hours: give one of ...".
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith(f"study: error: calc {argv[0]}: ") and err.count(argv[0]) == 1
+
+
 @pytest.mark.parametrize("table, expected", [("gpus", "h100-sxm"), ("models", "llama-3-405b"), ("links", "ib-ndr")])
 def test_catalog_tables(capsys, table: str, expected: str) -> None:
     code, out, _ = run(capsys, table)
