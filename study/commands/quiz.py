@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--minutes must be positive")
     difficulty = _difficulty(args.difficulty)
     bank = bank_for(args)
+    _known_filters(bank, args)
     errors = [d for d in bank.diagnostics if d.severity == "error"]
     if errors:
         from study.text import count
@@ -191,6 +192,21 @@ def _settle_abandoned(mode: str, bank, store, clock, talk) -> None:
     has = f"has {format_left(left.total_seconds())} left" if left is not None else "is waiting"
     raise UsageError(f"an unfinished {mode} {has}: continue it with --resume (type :submit there to count it "
                      "as it stands)")
+
+
+def _known_filters(bank, args: argparse.Namespace) -> None:
+    """A mistyped --topic (or an exam's --objective) matched nothing and was answered "no questions match",
+    as if the filters were only too narrow: name the unknown value instead."""
+    from study.authoring.new import did_you_mean
+
+    ids = bank.blueprint.objective_ids()
+    if args.objective is not None and str(args.objective) not in ids:
+        raise UsageError(f"unknown objective {args.objective!r}; objectives are {ids[0]} to {ids[-1]}"
+                         f"{did_you_mean(str(args.objective), ids)}")
+    topics = [t.id for t in bank.topics]
+    if args.topic is not None and args.topic not in topics:
+        raise UsageError(f"unknown topic {args.topic!r}: no file in content/topics/ has that id"
+                         f"{did_you_mean(args.topic, topics)}")
 
 
 def _build(args: argparse.Namespace, bank, store, clock, seed, difficulty):

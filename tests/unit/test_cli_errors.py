@@ -188,3 +188,16 @@ def test_a_stream_closed_before_the_start_is_no_traceback() -> None:
     err = subprocess.run([sys.executable, "-m", "study.cli", "stats", "--exam-date", "2026-02-30"],
                          capture_output=True, text=True, preexec_fn=closing(2))
     assert (err.returncode, err.stdout) == (2, "")  # the error line does not land in stdout's data
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--topic", "nvlink"], "study: error: unknown topic 'nvlink': no file in content/topics/ has that id\n"),
+    (["--topic", "ai-ml-d"], "study: error: unknown topic 'ai-ml-d': no file in content/topics/ has that id; "
+                             "did you mean ai-ml-dl?\n"),
+    (["--mode", "exam", "--objective", "9.9"],
+     "study: error: unknown objective '9.9'; objectives are 1.1 to 3.4; did you mean 2.9?\n"),
+])
+def test_a_mistyped_quiz_filter_is_named_not_reported_as_too_narrow(capsys, argv, expected) -> None:
+    # Both said "no questions match", as if real filters were only too narrow.
+    assert main(["quiz", "--plain", "--no-store", *argv]) == 2
+    assert capsys.readouterr().err == expected
