@@ -221,7 +221,7 @@ def import_command(args: argparse.Namespace) -> int:
         print(f"{source_path}:{p.loc}: {PROBLEM_WORDS[p.kind]}: {p.message}", file=sys.stderr)
     errors = sum(p.kind == "error" for p in result.problems)
     if not result.questions:
-        print(f"nothing written: no question in {source_path} could be imported", file=sys.stderr)
+        _err(f"nothing written: no question in {source_path} could be imported")
         return 1
     text = yaml_text(result, Path(source_path).name, today)
     if out == "-":

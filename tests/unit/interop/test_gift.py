@@ -240,6 +240,11 @@ def test_usage_and_input_errors(tmp_path, capsys):
     only_bad.write_text("Broken {=a ~b\n")
     assert import_command(_args(only_bad, tmp_path / "y.yaml")) == 1
     assert "nothing written" in capsys.readouterr().err and not (tmp_path / "y.yaml").exists()
+    empty = tmp_path / "empty.gift"
+    empty.write_text("")
+    assert import_command(_args(empty, tmp_path / "y.yaml")) == 1
+    # The last line is the outcome, marked as an error like every other failure (it had no "study: error:").
+    assert capsys.readouterr().err == f"study: error: nothing written: no question in {empty} could be imported\n"
 
 
 def test_ids_are_unique_and_valid_when_made_up():
