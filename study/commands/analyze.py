@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", metavar="FILE",
                    help="also write the figures as CSV for a spreadsheet: one row per question (per learner with "
                    "--by-learner); '-' writes it to standard output instead of the report")
+    p.add_argument("--force", action="store_true",
+                   help="replace the --csv FILE even if it is not an earlier CSV of study analyze (an export, a store)")
     p.add_argument("--by-learner", action="store_true",
                    help="a gradebook: each learner's score, questions answered, and score per domain")
     p.add_argument("--group", metavar="NAME", help="only the learners of this group (see --groups)")
@@ -80,6 +82,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--since goes with --lrs")
     if bool(args.group) != bool(args.groups):
         raise UsageError("--group NAME and --groups FILE go together")
+    if args.csv:
+        from study.interop.output import refusal
+
+        # Before any work: `--csv class/alice.json` or `--csv <the store>` replaced that file with the figures.
+        reason = refusal(args.csv, force=args.force, fmt="csv")
+        if reason:
+            raise UsageError(reason)
     try:
         if args.lrs:
             responses = _from_lrs(args)

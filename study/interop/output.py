@@ -80,6 +80,8 @@ def _is_export(path: Path, fmt: str) -> bool:
         return bool(_GIFT_HEADER.match(head))
     if fmt == "xapi":
         return _is_statement_line(head)
+    if fmt == "csv":  # study analyze --csv, per question or per learner (study.analysis.csv_out)
+        return head.startswith((b"question,location,", b"learner,score,answered"))
     if fmt == "anki":
         import zipfile
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 
 import pytest
 
@@ -67,6 +68,25 @@ def test_the_gradebook_as_text_and_csv(generated, capsys, tmp_path):
                                                  "domain 2 answered", "domain 3 score", "domain 3 answered"}
     top = next(r for r in table if r["learner"] == "mailto:l27@example.com")
     assert float(top["score"]) == pytest.approx(100 * 5 / 6, rel=1e-5) and top["domain 3 answered"] == "1"
+
+
+def test_csv_replaces_an_earlier_csv_but_not_a_learners_export_without_force(generated, capsys, tmp_path):
+    bank_dir, shared = generated
+    class_dir = tmp_path / "class"  # a copy: the class is shared by the module's tests, and --force writes
+    shutil.copytree(shared, class_dir)
+    export = sorted(class_dir.iterdir())[0]
+    kept = export.read_bytes()
+    # A slip of the tab key: the CSV named after one of the inputs. It overwrote that learner's results.
+    assert main(["analyze", str(class_dir), "--questions", str(bank_dir), "--csv", str(export)]) == 2
+    assert "already exists and is not a csv export" in capsys.readouterr().err
+    assert export.read_bytes() == kept
+    out_csv = tmp_path / "q.csv"
+    for extra in ([], ["--by-learner"], []):  # an earlier CSV of either kind is refreshed
+        main(["analyze", str(class_dir), "--questions", str(bank_dir), "--csv", str(out_csv), *extra])
+        assert "error" not in capsys.readouterr().err
+    assert out_csv.read_text(encoding="utf-8").startswith("question,location,")
+    main(["analyze", str(class_dir), "--questions", str(bank_dir), "--csv", str(export), "--force"])
+    assert export.read_text(encoding="utf-8").startswith("question,location,")
 
 
 def test_questions_csv_holds_the_figures_and_the_hint(generated, capsys):
