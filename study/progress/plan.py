@@ -91,7 +91,14 @@ class Plan:
             where = ", ".join(o.objective for o in self.new_by_objective)
             parts.append(f"{self.new_questions} new question{'s' if self.new_questions != 1 else ''} on {where}")
         if not self.reviews and not self.new_questions:
-            return "Nothing planned for today: your goal is met and nothing is due."
+            # No new question has three causes; "your goal is met" was said for all of them.
+            if self.answered_today >= self.daily_goal:
+                why = "your goal is met"
+            elif not self.unseen_questions:
+                why = "no question is left unseen"
+            else:
+                why = "the new-items-a-day limit is reached"
+            return f"Nothing planned for today: {why} and nothing is due"
         return f"{', '.join(parts)}, about {self.minutes} min"
 
     def to_dict(self) -> dict[str, Any]:

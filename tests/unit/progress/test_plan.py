@@ -122,3 +122,25 @@ def test_an_unknown_id_is_one_line(tmp_path, capsys, cmd):
     err = capsys.readouterr().err.strip()
     assert err == "study: error: no card or question with id 'no-such-id' (ids are in the question and topic files; `study preview ID` shows a question)"
     assert main(["--db", str(tmp_path / "p.db"), cmd]) == 2
+
+
+
+def test_a_day_with_nothing_planned_says_why(store, bank):
+    # It always said "your goal is met", also with the goal unmet and nothing left to start.
+    from dataclasses import replace
+
+    store.set_setting("new_per_day", 0)
+    p = compute_plan(store, bank, NOW)
+    assert p.summary() == "Nothing planned for today: the new-items-a-day limit is reached and nothing is due"
+    idle = replace(p, daily_goal=5)
+    assert replace(idle, answered_today=5).summary() == "Nothing planned for today: your goal is met and nothing is due"
+    assert replace(idle, unseen_questions=0).summary() == ("Nothing planned for today: no question is left unseen "
+                                                          "and nothing is due")
+
+
+def test_plan_ends_the_nothing_planned_line_with_one_full_stop(tmp_path, capsys):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("questions:\n", encoding="utf-8")
+    assert main(["--db", str(tmp_path / "p.db"), "plan", "--questions", str(empty)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Today: Nothing planned for today: no question is left unseen and nothing is due. " in out
