@@ -58,8 +58,12 @@ def run(args: argparse.Namespace) -> int:
     unknown = [p for p in args.paths if Path(p).is_file() and Path(p).suffix not in (".yaml", ".yml", ".md")]
     if unknown:
         raise UsageError(f"{unknown[0]}: lint reads question files (.yaml, .yml) and topic files (.md)")
+    from study.bank import load_bank
+
+    # --content without --questions was dropped here, so the built-in content was linted in its place.
     result = (_lint_bank_alone(args) if args.questions
-              else _with_labs(args.paths, lambda paths: lint(paths, with_calc=not args.no_calc)))
+              else _with_labs(args.paths, lambda paths: lint(paths, bank=load_bank(content=args.content, extra=paths),
+                                                             with_calc=not args.no_calc), args.content))
     if args.json:
         print(
             json.dumps(
@@ -89,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _with_labs(paths: list[str], lint_bank: Callable[[list[str]], LintResult]) -> LintResult:
+def _with_labs(paths: list[str], lint_bank: Callable[[list[str]], LintResult], content: str | None = None) -> LintResult:
     """Lab files (``content/labs/*.yaml``) are linted by ``study.lab.lint``; everything else by the bank.
     With no paths both run; with only lab paths the bank is not re-linted."""
     import dataclasses
@@ -115,7 +119,7 @@ def _with_labs(paths: list[str], lint_bank: Callable[[list[str]], LintResult]) -
         from study.bank.bank import load_bank
         from study.lab.lint import exhibit_findings
 
-        bank = load_bank(extra=[Path(p) for p in rest]) if rest else load_bank()
+        bank = load_bank(content=content, extra=[Path(p) for p in rest])
         shown = None
         if rest:
             from study.bank.bank import display_path

@@ -57,6 +57,20 @@ def test_lint_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lint", "no/such/file.yaml"]) == 2
 
 
+def test_lint_checks_against_the_content_folder_it_is_given(tmp_path: Path, capsys) -> None:
+    # --content without --questions was ignored: the built-in topics were checked and the file lint clean.
+    content = tmp_path / "content"
+    (content / "topics").mkdir(parents=True)
+    (content / "blueprint.yaml").write_bytes((ROOT / "content" / "blueprint.yaml").read_bytes())
+    question_file = ROOT / "questions" / "d1-essential-ai" / "ai-ml-dl.yaml"
+    assert main(["lint", "--no-calc", str(question_file)]) == 0
+    capsys.readouterr()
+    assert main(["lint", "--no-calc", "--content", str(content), str(question_file)]) == 1
+    assert "unknown-topic topic 'ai-ml-dl' has no file in content/topics/" in capsys.readouterr().out
+    assert main(["lint", "--content", str(tmp_path / "missing")]) == 1
+    assert "is not a content folder" in capsys.readouterr().err
+
+
 def test_lint_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lint", "--json", "--no-calc", str(CORPUS / "duplicate_key.yaml")]) == 1
     report = json.loads(capsys.readouterr().out)
