@@ -188,6 +188,8 @@ class Param:
     high: float = math.inf
     low_open: bool = False
     high_open: bool = False
+    # A count of things (GPUs, layers, sequences): 2.5 GPUs in a ring gave 2(n-1)/n = 1.2, a confident wrong answer.
+    whole: bool = False
 
     @property
     def range_text(self) -> str:
@@ -215,6 +217,16 @@ class Param:
             bad = [] if self._in_range(v) else [v]
         if bad:
             raise CalcError(f"{self.name} must be {self.range_text}; got {_short(float(bad[0]))}")
+        if self.whole:
+            if hasattr(v, "shape"):
+                import numpy as np
+
+                arr = np.asarray(v, dtype=float).ravel()
+                bad = [x for x in arr[arr != np.floor(arr)][:1]]
+            else:
+                bad = [] if float(v).is_integer() else [v]
+            if bad:
+                raise CalcError(f"{self.name} must be a whole number; got {_short(float(bad[0]))}")
         return v
 
     def _in_range(self, x: Any) -> Any:
@@ -253,19 +265,19 @@ SHARED: dict[str, Param] = {p.name: p for p in [
     Param("params", "num", "number of parameters (total; MoE memory uses all experts)", low_open=True, high=1e15),
     Param("active_params", "num", "parameters active per token (MoE); FLOPs use these", low_open=True, high=1e15),
     Param("tokens", "num", "number of tokens", low_open=True, high=1e18),
-    Param("gpus", "num", "number of GPUs", low=1, high=1e8),
+    Param("gpus", "num", "number of GPUs", low=1, high=1e8, whole=True),
     Param("dtype", "str", "number format of weights / KV / math", choices=DTYPES),
     Param("bytes_per_param", "num", "bytes per parameter (overrides dtype)", low_open=True, high=64),
-    Param("batch", "num", "batch size (sequences)", low=1, high=1e8),
+    Param("batch", "num", "batch size (sequences)", low=1, high=1e8, whole=True),
     # 0 is "no context yet" (decode without a KV cache); formulas that size the context itself ask for >= 1.
-    Param("seq_len", "num", "sequence length / context in tokens", high=1e9),
-    Param("prompt_len", "num", "prompt (input) length in tokens", low=1, high=1e9),
-    Param("layers", "num", "transformer layers", low=1, high=1e4),
-    Param("hidden", "num", "hidden size (d_model)", low=1, high=1e7),
-    Param("heads", "num", "attention (query) heads", low=1, high=1e5),
-    Param("kv_heads", "num", "key/value heads (GQA/MQA); equals heads for plain multi-head attention", low=1, high=1e5),
-    Param("head_dim", "num", "dimension per head (default hidden/heads)", low=1, high=1e6),
-    Param("vocab", "num", "vocabulary size", low=1, high=1e8),
+    Param("seq_len", "num", "sequence length / context in tokens", high=1e9, whole=True),
+    Param("prompt_len", "num", "prompt (input) length in tokens", low=1, high=1e9, whole=True),
+    Param("layers", "num", "transformer layers", low=1, high=1e4, whole=True),
+    Param("hidden", "num", "hidden size (d_model)", low=1, high=1e7, whole=True),
+    Param("heads", "num", "attention (query) heads", low=1, high=1e5, whole=True),
+    Param("kv_heads", "num", "key/value heads (GQA/MQA); equals heads for plain multi-head attention", low=1, high=1e5, whole=True),
+    Param("head_dim", "num", "dimension per head (default hidden/heads)", low=1, high=1e6, whole=True),
+    Param("vocab", "num", "vocabulary size", low=1, high=1e8, whole=True),
     Param("flops", "qty", "total compute", unit="FLOP", low_open=True, high=1e35),
     Param("mfu", "frac", "model FLOPs utilisation, 0-1 or a percentage", low_open=True, high=1),
     Param("tflops_per_gpu", "qty", "achieved throughput per GPU", unit="TFLOP/s", low_open=True, high=1e6),
@@ -275,8 +287,8 @@ SHARED: dict[str, Param] = {p.name: p for p in [
     Param("tokens_per_sec_per_gpu", "qty", "observed throughput per GPU", unit="tokens/s", low_open=True, high=1e12),
     Param("recompute", "str", "activation recomputation", choices=RECOMPUTE),
     Param("zero", "num", "ZeRO stage 0-3", high=3),
-    Param("dp", "num", "data-parallel degree", low=1, high=1e8),
-    Param("tp", "num", "tensor-parallel degree", low=1, high=1e6),
+    Param("dp", "num", "data-parallel degree", low=1, high=1e8, whole=True),
+    Param("tp", "num", "tensor-parallel degree", low=1, high=1e6, whole=True),
     Param("sp", "bool", "sequence parallelism (with tensor parallelism)"),
     Param("days", "qty", "duration in days", unit="days", low_open=True, high=1e6),
     Param("hours", "qty", "duration in hours", unit="h", low_open=True, high=1e7),

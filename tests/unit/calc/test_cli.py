@@ -111,3 +111,26 @@ def test_scalar_import_needs_neither_numpy_nor_textual() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize("argv, name, bad", [
+    (["allreduce-time", "--bytes", "1GB", "--gpus", "2.5", "--link", "nvlink-4"], "gpus", "2.5"),
+    (["kv-cache", "--model", "llama-3-8b", "--seq-len", "4096", "--batch", "1.5"], "batch", "1.5"),
+    (["kv-cache", "--model", "llama-3-8b", "--seq-len", "4096", "--layers", "31.5"], "layers", "31.5"),
+])
+def test_a_count_of_things_must_be_whole(capsys, argv: list[str], name: str, bad: str) -> None:
+    # 2.5 GPUs in a ring gave an all-reduce factor of 2(n-1)/n = 1.2 and a time, as if it meant something.
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == f"study: error: calc {argv[0]}: {name} must be a whole number; got {bad}\n"
+
+
+def test_whole_counts_still_take_multipliers_and_arrays_of_whole_numbers() -> None:
+    import numpy as np
+
+    from study.calc import FUNCTIONS, CalcError
+
+    assert FUNCTIONS["kv-cache"](model="llama-3-8b", seq_len="8k", batch=2.0).value > 0
+    assert FUNCTIONS["allreduce-time"](bytes=1e9, gpus=np.array([2.0, 8.0]), bandwidth=1e11).value.shape == (2,)
+    with pytest.raises(CalcError, match="gpus must be a whole number; got 7.5"):
+        FUNCTIONS["allreduce-time"](bytes=1e9, gpus=np.array([2.0, 7.5]), bandwidth=1e11)
