@@ -126,22 +126,27 @@ def build_parser(modules: Sequence[str] | None = COMMAND_MODULES) -> argparse.Ar
     return parser
 
 
-def _stand_in_for_closed_streams() -> None:
+def _stand_in_for_closed_streams() -> bool:
     """Python makes a standard stream that was closed when it started (`study export >&-`, `<&-`) None, and
-    every command that writes or reads it would end in an AttributeError. Closed stdout is a reader that went
-    away before the first byte, which main already treats like a broken pipe; closed stdin has nothing to
-    read, which every command already handles as end of input; and with stderr closed, print(file=None)
-    would put error lines into stdout's data. /dev/null gives each of them that meaning."""
+    every command that reads or writes it would end in an AttributeError. /dev/null stands in for each: closed
+    stdin has nothing to read, which every command answers as end of input; with stderr closed, print(file=None)
+    would put error lines into stdout's data. Returns whether stdout was closed: what a command prints would go
+    nowhere, and an export or a figure dropped without a word looks like one that was written, so the caller
+    refuses to run (as GNU tools say "write error: Bad file descriptor")."""
     import os
 
+    stdout_closed = sys.stdout is None
     for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 (open for the whole run)
+    return stdout_closed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    _stand_in_for_closed_streams()
+    if _stand_in_for_closed_streams():
+        print("study: error: standard output is closed: what this command prints would be lost", file=sys.stderr)
+        return EXIT_USAGE
     try:
         if not argv:
             # ``study`` alone: the app, with no command line to parse (argparse and the parser are 2 ms of
