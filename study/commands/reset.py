@@ -17,6 +17,7 @@ def run(args: argparse.Namespace) -> int:
 
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
+    from study.text import count
 
     path = default_db_path(args.db)
     try:
@@ -28,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
         if store.notice:
             print(f"study: {store.notice}", file=sys.stderr)
         counts = store.counts()
-        what = (f"{counts['attempts']} answers, {counts['reviews']} card reviews and {counts['sessions']} sessions"
+        what = (f"{count(counts['attempts'], 'answer')}, {count(counts['reviews'], 'card review')} and "
+                f"{count(counts['sessions'], 'session')}"
                 + (" and all settings" if args.settings else ""))
         if not args.yes:
             if not sys.stdin.isatty():

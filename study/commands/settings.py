@@ -61,7 +61,11 @@ def run(args: argparse.Namespace) -> int:
             try:
                 value = parse_setting(args.key, args.value, checks=_rules_of_layers_above())
             except ValueError as exc:
-                raise UsageError(f"{args.key} {exc}") from None
+                # The store's rules read on from the key ("goal must be ..."); the LRS address rule's messages
+                # are sentences of their own ("the LRS address '...' has port 0").
+                reason = str(exc)
+                joint = " " if reason.startswith(("must ", "can ")) else ": "
+                raise UsageError(f"{args.key}{joint}{reason}") from None
     try:
         with open_store(default_db_path(args.db)) as store:
             if store.notice:

@@ -35,7 +35,8 @@ class LrsError(Exception):
 def _quoted(text: str) -> str:
     from study.untrusted import shown
 
-    return repr(shown(text[:120], keep_newlines=False))
+    # Quoted by hand: repr() would double the backslash of each escape shown() wrote ('\\x1b').
+    return f"'{shown(text[:120], keep_newlines=False)}'"
 
 
 def split_url(url: str) -> urllib.parse.SplitResult:

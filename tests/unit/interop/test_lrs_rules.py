@@ -191,7 +191,8 @@ def test_a_token_that_cannot_be_a_header_is_refused_once_and_never_shown(monkeyp
 def test_a_malformed_lrs_address_is_refused_when_it_is_set(tmp_path, capsys, url) -> None:
     assert main(["--db", str(tmp_path / "p.db"), "settings", "lrs_endpoint", url]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("study: error: lrs_endpoint ") and err.count("\n") == 1 and "\x1b" not in err
+    assert err.startswith("study: error: lrs_endpoint: the LRS address '") and err.count("\n") == 1
+    assert "\x1b" not in err and "\\\\" not in err  # an escape is shown once: \x1b, not \\x1b
 
 
 @pytest.mark.parametrize("argv, code", [

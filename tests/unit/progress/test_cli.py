@@ -61,6 +61,8 @@ def test_import_refuses_junk(db, tmp_path, capsys):
 
 def test_reset_backs_up_first_and_backup_restores(db, tmp_path, capsys):
     assert main(["--db", str(db), "reset", "--yes"]) == 0
+    # Counted as a sentence is ("1 answer", "0 card reviews"), not "1 answers".
+    assert capsys.readouterr().out.startswith("erased 1 answer, 0 card reviews and ")
     (backup,) = tmp_path.glob("p-backup-*.json")
     with open_store(db) as s:
         assert s.history() == [] and s.get_setting("daily_goal") == 25
