@@ -141,3 +141,28 @@ async def test_review_letters_pick_as_the_hint_says(make_app, store, bank, clock
         await settle(pilot, app)
         assert screen.query_one("#q-choices").picked == {2}
         assert status(app, "#review-status") == ""
+
+
+@pytest.mark.parametrize("keys", [("a",), ("a", "b", "c")])
+async def test_enter_on_an_exam_choose_two_with_another_count_of_picks_stays_and_says_so(make_app, keys):
+    """Enter with one or three picks on a choose-two went on to the next question as if answered; three picks
+    even showed as answered in the navigator, and were graded wrong only at the results."""
+    from study.tui.screens.exam import start_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 10)
+        await settle(pilot, app)
+        exam = app.screen
+        session = exam.session
+        multi = next(i for i, q in enumerate(session.instances[:-1]) if q.is_multi and q.choose == 2)
+        exam.goto(multi)
+        await settle(pilot, app)
+        await pilot.press(*keys, "enter")
+        await settle(pilot, app)
+        assert session.index == multi
+        assert f"Choose 2: {len(keys)} picked, which counts as wrong." in status(app)
+        await pilot.press("c" if len(keys) == 1 else "a", "enter")  # two picks: enter goes on
+        await settle(pilot, app)
+        assert session.index == multi + 1

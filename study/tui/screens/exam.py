@@ -23,6 +23,7 @@ from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.navigator import Navigator
+from study.tui.widgets.question import pick_keys
 
 # Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
 # this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
@@ -435,6 +436,15 @@ class ExamScreen(QuizScreen):
         self.update_header()
         self.refresh_bindings()
         if submit and not self.session.finished:
+            inst = self.session.current
+            need = inst.choose or 1
+            if inst.is_multi and len(picked) != need:
+                # Enter is "this is my answer": a choose-two with one or three picks is graded wrong, so it is
+                # said here rather than found at the results (the picks stay recorded, as every pick is).
+                keys = pick_keys(len(inst.options))
+                self.say_pick_hint(f"Choose {need}: {len(picked)} picked, which counts as wrong. "
+                                   f"Toggle choices with {keys}; n moves on.")
+                return
             self.action_next()
 
     def on_typed(self, text: str) -> None:
