@@ -44,8 +44,10 @@ async def test_objective_and_count_are_shown_and_start_honours_them(make_app):
         await pilot.press("s")
         await settle(pilot, app)
         assert isinstance(app.screen, PracticeScreen)
-        # Only one 2.9 question exists, so the set of at most 3 holds just that one.
+        # Only one 2.9 question exists, so the set of at most 3 holds just that one, and says so: the header's
+        # "1/1" alone did not tell that 3 were asked for.
         assert [i.qid for i in app.screen.session.instances] == ["fx-d2-nvlink-scope"]
+        assert "The filters match 1 question, so the set has 1, not 3." in [str(n.message) for n in app._notifications]
 
 
 async def test_a_count_outside_the_usual_choices_is_drawn_exactly(make_app):
