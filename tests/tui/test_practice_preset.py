@@ -165,3 +165,33 @@ def test_normalise_preset(preset, values, n_problems):
     got, problems = normalise_preset(preset)
     assert got == values
     assert len(problems) == n_problems
+
+
+@pytest.mark.parametrize(("count", "label"), [(10, "10 questions, 12 min"), (5, "5 questions, 6 min"),
+                                             (3, "3 questions, 3.6 min")])
+async def test_exam_start_offers_the_length_asked_for(make_app, count, label):
+    """`study quiz --mode exam --count 10` opened the exam screen at 50 questions: the count was dropped."""
+    from study.tui.screens.exam import ExamScreen, ExamStartScreen
+
+    app = make_app(start="exam", practice_preset={"count": count})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamStartScreen)
+        select = app.screen.query_one("#exam-count", Select)
+        assert select.value == count
+        assert str(select.query_one(SelectCurrent).query_one("#label").render()) == label
+        await pilot.press("s")
+        await settle(pilot, app)
+        # The fixture bank holds fewer than 10 questions: the exam is as long as it can be, and says so.
+        assert isinstance(app.screen, ExamScreen) and app.screen.session.count == min(count, 6)
+
+
+async def test_exam_start_names_a_count_it_cannot_use(make_app):
+    from study.tui.screens.exam import ExamStartScreen
+
+    app = make_app(start="exam", practice_preset={"count": 0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamStartScreen)
+        assert app.screen.query_one("#exam-count", Select).value == 50
+        assert any("count 0 is not a whole number of at least 1" in str(n.message) for n in app._notifications)

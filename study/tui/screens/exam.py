@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Header, Input, Select, Static
 
+from study.text import whole_number
 from study.tui.screens.base import StudyDialog, StudyScreen
 from study.tui.exam_state import PARTIAL, answer_states, tally
 from study.tui.format import clock as fmt_clock
@@ -171,18 +172,33 @@ class ExamStartScreen(StudyScreen):
     SUB_TITLE = "Exam"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("s", "start", "Start", priority=True)]
 
+    def __init__(self, count: Any = None) -> None:
+        super().__init__()
+        # The length asked for on the command line (`study quiz --mode exam --count 10`), if any.
+        self._asked = count
+        self._count = whole_number(str(count)) if count is not None else None
+
     def compose(self) -> ComposeResult:
+        lengths = [("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
+                   ("10 questions, 12 min", 10)]
+        count = self._count or 50
+        if count not in (n for _label, n in lengths):
+            # The real exam's pace, 60 minutes for 50 questions, as build_exam times a shorter or longer one.
+            lengths.append((f"{count} questions, {round(60 * count / 50, 1):g} min", count))
         yield Header()
         with Vertical(classes="panel", id="exam-intro"):
             yield Static("", id="exam-intro-text")
-            yield Select([("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
-                          ("10 questions, 12 min", 10)], id="exam-count", allow_blank=False, value=50,
-                         compact=True)
+            yield Select(lengths, id="exam-count", allow_blank=False, value=count, compact=True)
             yield Button("Start the exam (s)", id="exam-start", variant="primary", compact=True)
         yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#exam-intro").border_title = "Exam"
+        if self._asked is not None and not self._count:
+            from study.untrusted import shown
+
+            self.notify(shown(f"count {self._asked!r} is not a whole number of at least 1; the exam has 50."),
+                        title="exam length", severity="warning", timeout=8)
         self.watch(self.app, "ready", self._fill, init=True)
 
     def _fill(self, ready: bool) -> None:
