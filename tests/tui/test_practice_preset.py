@@ -195,3 +195,25 @@ async def test_exam_start_names_a_count_it_cannot_use(make_app):
         assert isinstance(app.screen, ExamStartScreen)
         assert app.screen.query_one("#exam-count", Select).value == 50
         assert any("count 0 is not a whole number of at least 1" in str(n.message) for n in app._notifications)
+
+
+async def test_exam_intro_names_the_length_chosen(make_app):
+    """The intro said "50 questions in 60 minutes" above a choice of 10 questions in 12 minutes."""
+    from textual.widgets import Static
+
+    from study.tui.screens.exam import ExamStartScreen
+
+    def intro() -> str:
+        return str(app.screen.query_one("#exam-intro-text", Static).render())
+
+    app = make_app(start="exam", practice_preset={"count": 7})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamStartScreen)
+        assert intro().startswith("7 questions in 8.4 minutes")
+        app.screen.query_one("#exam-count", Select).value = 10
+        await settle(pilot, app)
+        assert intro().startswith("10 questions in 12 minutes")
+        app.screen.query_one("#exam-count", Select).value = 50
+        await settle(pilot, app)
+        assert intro().startswith("50 questions in 60 minutes")

@@ -202,11 +202,7 @@ class ExamStartScreen(StudyScreen):
         self.watch(self.app, "ready", self._fill, init=True)
 
     def _fill(self, ready: bool) -> None:
-        bank = self.app.services.bank
-        exam = bank.blueprint.exam if ready and bank is not None else None
-        self.query_one("#exam-intro-text", Static).update(
-            EXAM_INTRO.format(questions=exam.questions if exam else 50, minutes=exam.minutes if exam else 60)
-        )
+        self._describe()
         store = self.app.services.store
         if ready and store is not None:
             active = store.active_session("exam")
@@ -214,6 +210,18 @@ class ExamStartScreen(StudyScreen):
                 # A paused exam: going back to it is the likely intent.
                 self.app.pop_screen()
                 offer_resume(self.app, active)
+
+    @on(Select.Changed, "#exam-count")
+    def _describe(self) -> None:
+        """The intro names the length chosen below it, not always the real exam's 50 questions in 60 minutes."""
+        bank = self.app.services.bank
+        exam = bank.blueprint.exam if self.app.ready and bank is not None else None
+        questions, minutes = (exam.questions, exam.minutes) if exam else (50, 60)
+        value = self.query_one("#exam-count", Select).value
+        count = value if isinstance(value, int) else questions
+        self.query_one("#exam-intro-text", Static).update(
+            EXAM_INTRO.format(questions=count, minutes=f"{round(minutes * count / questions, 1):g}")
+        )
 
     @on(Button.Pressed, "#exam-start")
     def _pressed(self) -> None:
