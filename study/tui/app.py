@@ -170,6 +170,9 @@ class StudyApp(App[int]):
         if self._start and self._start != "home":
             if self._start == "practice" and self._practice_preset:
                 self.action_open("practice", preset=self._practice_preset)
+            elif self._start == "exam" and self._practice_preset and self._practice_preset.get("count") is not None:
+                # `study quiz --mode exam --count 10`: the set-up screen offers the length asked for.
+                self.action_open("exam", count=self._practice_preset["count"])
             else:
                 self.action_open(self._start)
             self._start = None
@@ -428,7 +431,7 @@ def make_app(
     ``practice_preset`` fills the Practice form opened by ``start="practice"``: keys ``domain``,
     ``objective``, ``topic``, ``difficulty`` (1, "2,3" or a sequence), ``pick`` and ``count``, as
     ``study quiz`` takes them; absent or None keys keep the form's defaults, unusable values are named in a
-    toast."""
+    toast. With ``start="exam"`` its ``count`` is the length the exam's set-up screen offers."""
     services = Services(bank=bank, store=store, db=db, seed=seed, questions=questions, content=content,
                         watch=watch)
     if clock is not None:

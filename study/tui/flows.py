@@ -34,5 +34,11 @@ def start_practice(app: StudyApp, *, count: int = 10, replace: bool = False, min
         # The message quotes the filters as given (`study quiz --objective ...`): plain text, not markup.
         app.notify(shown(f"No practice set: {exc}."), severity="warning", markup=False)
         return False
+    if session.count < count:
+        # The header's "1/26" alone would not say that the 50 asked for were not there to draw.
+        from study.text import count as count_noun
+
+        app.notify(f"The filters match {count_noun(session.count, 'question')}, so the set has {session.count}, "
+                   f"not {count}.")
     app.show("exam-session" if session.mode == "quiz" else "practice-session", session, switch=replace)
     return True

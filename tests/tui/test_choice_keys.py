@@ -56,6 +56,48 @@ async def test_a_multi_choice_question_names_its_keys_when_too_few_are_picked(ma
         assert f"Toggle choices with a-{last}, 1-{min(n, 9)}, then press enter." in status(app)
 
 
+async def test_a_pick_takes_away_what_enter_said_about_the_picks(make_app):
+    """'Nothing picked yet' stayed under the choices the learner went on to pick, and 'Choose 2: 1 picked'
+    under two picks."""
+    from study.tui.screens.practice import start_practice
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_practice(app, objective="3.3", count=1)  # a choose-two question
+        await settle(pilot, app)
+        screen = app.screen
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert "Nothing picked yet" in status(app)
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert status(app) == ""
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert "Choose 2: 1 picked." in status(app)
+        screen.view.choices.highlighted = 1
+        await pilot.press("space")  # a pick other than a pick key says the same
+        await settle(pilot, app)
+        assert screen.view.choices.picked == {0, 1} and status(app) == ""
+
+
+async def test_an_exam_pick_takes_away_the_nothing_picked_hint(make_app):
+    from study.tui.screens.exam import start_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 2)
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert "Nothing picked yet" in status(app)
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert status(app) == ""
+
+
 async def test_the_exam_keeps_its_last_question_line_after_a_key_past_the_last_choice(make_app):
     from study.tui.screens.exam import start_exam
 
@@ -99,3 +141,28 @@ async def test_review_letters_pick_as_the_hint_says(make_app, store, bank, clock
         await settle(pilot, app)
         assert screen.query_one("#q-choices").picked == {2}
         assert status(app, "#review-status") == ""
+
+
+@pytest.mark.parametrize("keys", [("a",), ("a", "b", "c")])
+async def test_enter_on_an_exam_choose_two_with_another_count_of_picks_stays_and_says_so(make_app, keys):
+    """Enter with one or three picks on a choose-two went on to the next question as if answered; three picks
+    even showed as answered in the navigator, and were graded wrong only at the results."""
+    from study.tui.screens.exam import start_exam
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        start_exam(app, 10)
+        await settle(pilot, app)
+        exam = app.screen
+        session = exam.session
+        multi = next(i for i, q in enumerate(session.instances[:-1]) if q.is_multi and q.choose == 2)
+        exam.goto(multi)
+        await settle(pilot, app)
+        await pilot.press(*keys, "enter")
+        await settle(pilot, app)
+        assert session.index == multi
+        assert f"Choose 2: {len(keys)} picked, which counts as wrong." in status(app)
+        await pilot.press("c" if len(keys) == 1 else "a", "enter")  # two picks: enter goes on
+        await settle(pilot, app)
+        assert session.index == multi + 1

@@ -44,8 +44,10 @@ async def test_objective_and_count_are_shown_and_start_honours_them(make_app):
         await pilot.press("s")
         await settle(pilot, app)
         assert isinstance(app.screen, PracticeScreen)
-        # Only one 2.9 question exists, so the set of at most 3 holds just that one.
+        # Only one 2.9 question exists, so the set of at most 3 holds just that one, and says so: the header's
+        # "1/1" alone did not tell that 3 were asked for.
         assert [i.qid for i in app.screen.session.instances] == ["fx-d2-nvlink-scope"]
+        assert "The filters match 1 question, so the set has 1, not 3." in [str(n.message) for n in app._notifications]
 
 
 async def test_a_count_outside_the_usual_choices_is_drawn_exactly(make_app):
@@ -163,3 +165,55 @@ def test_normalise_preset(preset, values, n_problems):
     got, problems = normalise_preset(preset)
     assert got == values
     assert len(problems) == n_problems
+
+
+@pytest.mark.parametrize(("count", "label"), [(10, "10 questions, 12 min"), (5, "5 questions, 6 min"),
+                                             (3, "3 questions, 3.6 min")])
+async def test_exam_start_offers_the_length_asked_for(make_app, count, label):
+    """`study quiz --mode exam --count 10` opened the exam screen at 50 questions: the count was dropped."""
+    from study.tui.screens.exam import ExamScreen, ExamStartScreen
+
+    app = make_app(start="exam", practice_preset={"count": count})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamStartScreen)
+        select = app.screen.query_one("#exam-count", Select)
+        assert select.value == count
+        assert str(select.query_one(SelectCurrent).query_one("#label").render()) == label
+        await pilot.press("s")
+        await settle(pilot, app)
+        # The fixture bank holds fewer than 10 questions: the exam is as long as it can be, and says so.
+        assert isinstance(app.screen, ExamScreen) and app.screen.session.count == min(count, 6)
+
+
+async def test_exam_start_names_a_count_it_cannot_use(make_app):
+    from study.tui.screens.exam import ExamStartScreen
+
+    app = make_app(start="exam", practice_preset={"count": 0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamStartScreen)
+        assert app.screen.query_one("#exam-count", Select).value == 50
+        assert any("count 0 is not a whole number of at least 1" in str(n.message) for n in app._notifications)
+
+
+async def test_exam_intro_names_the_length_chosen(make_app):
+    """The intro said "50 questions in 60 minutes" above a choice of 10 questions in 12 minutes."""
+    from textual.widgets import Static
+
+    from study.tui.screens.exam import ExamStartScreen
+
+    def intro() -> str:
+        return str(app.screen.query_one("#exam-intro-text", Static).render())
+
+    app = make_app(start="exam", practice_preset={"count": 7})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ExamStartScreen)
+        assert intro().startswith("7 questions in 8.4 minutes")
+        app.screen.query_one("#exam-count", Select).value = 10
+        await settle(pilot, app)
+        assert intro().startswith("10 questions in 12 minutes")
+        app.screen.query_one("#exam-count", Select).value = 50
+        await settle(pilot, app)
+        assert intro().startswith("50 questions in 60 minutes")

@@ -348,3 +348,26 @@ async def test_enter_on_a_question_row_reviews_that_question(make_app, clock):
         assert isinstance(app.screen, AnswerReviewScreen)
         assert app.screen.filter == "all" and app.screen.current.position == 3
         assert "Question 3" in text_of(app, "#ar-position")
+
+
+async def test_review_offers_next_prev_and_report_only_with_a_question_shown(make_app, clock):
+    """A filter with no question ("5 right 0") left Next, Prev and Report in the footer, where they did nothing."""
+
+    def shown(app: Any) -> set[str]:
+        return {b.binding.action for b in app.screen.active_bindings.values() if b.binding.show and b.enabled}
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await finish_exam(pilot, app, "wwwww")
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert {"move(1)", "move(-1)", "report"} <= shown(app)
+        await pilot.press("5")  # right: none
+        await settle(pilot, app)
+        assert "No right questions." in text_of(app, "#ar-position")
+        assert not {"move(1)", "move(-1)", "report"} & shown(app)
+        assert "app.pop_screen" in shown(app)
+        await pilot.press("1")
+        await settle(pilot, app)
+        assert {"move(1)", "move(-1)", "report"} <= shown(app)

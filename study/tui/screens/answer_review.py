@@ -135,6 +135,7 @@ class AnswerReviewScreen(StudyScreen):
         self.query_one("#ar-filters", Static).update(self.filters_line())
         q = self.current
         shown = self.shown
+        self.refresh_bindings()
         if q is None:
             self.query_one("#ar-position", Static).update(f"No {self.filter} questions.")
             self.query_one("#ar-question", ReaderMarkdown).update("Press [1] for all questions.")
@@ -148,6 +149,13 @@ class AnswerReviewScreen(StudyScreen):
         markdown = review_markdown(q, title, blank_is_wrong=self.report.mode != "practice")
         self.query_one("#ar-question", ReaderMarkdown).update(markdown)
         self.query_one("#ar-body", VerticalScroll).scroll_home(animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A filter that shows no question leaves next, previous and report nothing to act on: the footer
+        # offers only what acts (the filter keys are listed on the line above).
+        if action in ("move", "report"):
+            return self.current is not None
+        return True
 
     def action_move(self, step: int) -> None:
         n = len(self.shown)

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Header, Input, Select, Static
 
+from study.text import whole_number
 from study.tui.screens.base import StudyDialog, StudyScreen
 from study.tui.exam_state import PARTIAL, answer_states, tally
 from study.tui.format import clock as fmt_clock
@@ -23,6 +24,7 @@ from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.navigator import Navigator
+from study.tui.widgets.question import pick_keys
 
 # Textual types self.app as App[Any]; a screen's `app = getters.app(StudyApp)` tells the type checker it is
 # this package's app. Only the checker sees it: at run time getters.app would assert isinstance on every read.
@@ -170,26 +172,37 @@ class ExamStartScreen(StudyScreen):
     SUB_TITLE = "Exam"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("s", "start", "Start", priority=True)]
 
+    def __init__(self, count: Any = None) -> None:
+        super().__init__()
+        # The length asked for on the command line (`study quiz --mode exam --count 10`), if any.
+        self._asked = count
+        self._count = whole_number(str(count)) if count is not None else None
+
     def compose(self) -> ComposeResult:
+        lengths = [("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
+                   ("10 questions, 12 min", 10)]
+        count = self._count or 50
+        if count not in (n for _label, n in lengths):
+            # The real exam's pace, 60 minutes for 50 questions, as build_exam times a shorter or longer one.
+            lengths.append((f"{count} questions, {round(60 * count / 50, 1):g} min", count))
         yield Header()
         with Vertical(classes="panel", id="exam-intro"):
             yield Static("", id="exam-intro-text")
-            yield Select([("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
-                          ("10 questions, 12 min", 10)], id="exam-count", allow_blank=False, value=50,
-                         compact=True)
+            yield Select(lengths, id="exam-count", allow_blank=False, value=count, compact=True)
             yield Button("Start the exam (s)", id="exam-start", variant="primary", compact=True)
         yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#exam-intro").border_title = "Exam"
+        if self._asked is not None and not self._count:
+            from study.untrusted import shown
+
+            self.notify(shown(f"count {self._asked!r} is not a whole number of at least 1; the exam has 50."),
+                        title="exam length", severity="warning", timeout=8)
         self.watch(self.app, "ready", self._fill, init=True)
 
     def _fill(self, ready: bool) -> None:
-        bank = self.app.services.bank
-        exam = bank.blueprint.exam if ready and bank is not None else None
-        self.query_one("#exam-intro-text", Static).update(
-            EXAM_INTRO.format(questions=exam.questions if exam else 50, minutes=exam.minutes if exam else 60)
-        )
+        self._describe()
         store = self.app.services.store
         if ready and store is not None:
             active = store.active_session("exam")
@@ -197,6 +210,18 @@ class ExamStartScreen(StudyScreen):
                 # A paused exam: going back to it is the likely intent.
                 self.app.pop_screen()
                 offer_resume(self.app, active)
+
+    @on(Select.Changed, "#exam-count")
+    def _describe(self) -> None:
+        """The intro names the length chosen below it, not always the real exam's 50 questions in 60 minutes."""
+        bank = self.app.services.bank
+        exam = bank.blueprint.exam if self.app.ready and bank is not None else None
+        questions, minutes = (exam.questions, exam.minutes) if exam else (50, 60)
+        value = self.query_one("#exam-count", Select).value
+        count = value if isinstance(value, int) else questions
+        self.query_one("#exam-intro-text", Static).update(
+            EXAM_INTRO.format(questions=count, minutes=f"{round(minutes * count / questions, 1):g}")
+        )
 
     @on(Button.Pressed, "#exam-start")
     def _pressed(self) -> None:
@@ -435,6 +460,15 @@ class ExamScreen(QuizScreen):
         self.update_header()
         self.refresh_bindings()
         if submit and not self.session.finished:
+            inst = self.session.current
+            need = inst.choose or 1
+            if inst.is_multi and len(picked) != need:
+                # Enter is "this is my answer": a choose-two with one or three picks is graded wrong, so it is
+                # said here rather than found at the results (the picks stay recorded, as every pick is).
+                keys = pick_keys(len(inst.options))
+                self.say_pick_hint(f"Choose {need}: {len(picked)} picked, which counts as wrong. "
+                                   f"Toggle choices with {keys}; n moves on.")
+                return
             self.action_next()
 
     def on_typed(self, text: str) -> None:

@@ -385,7 +385,7 @@ class PracticeScreen(QuizScreen):
         need = self.session.current.choose or 1
         if self.session.current.is_multi and n != need:
             keys = pick_keys(len(self.session.current.options))
-            self.set_status(f"Choose {need}: {n} picked. Toggle choices with {keys}, then press enter.")
+            self.say_pick_hint(f"Choose {need}: {n} picked. Toggle choices with {keys}, then press enter.")
             return False
         return True
 

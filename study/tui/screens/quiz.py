@@ -57,7 +57,9 @@ class QuizScreen(StudyScreen):
         self.session = session
         # Struck-out choices per question position, kept while the session is on screen (not saved).
         self.struck: dict[int, set[int]] = {}
-        self._no_such_choice_shown = False
+        # The status line answers a pick key (no such choice, nothing picked, too few picks): the next pick
+        # makes it stale, so the pick puts the resting status back.
+        self._pick_hint_shown = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -112,7 +114,7 @@ class QuizScreen(StudyScreen):
 
     def set_status(self, text: str | Text) -> None:
         """``text`` as markup when a str (the screen's own words); what quotes a learner's typing comes as Text."""
-        self._no_such_choice_shown = False
+        self._pick_hint_shown = False
         self.query_one("#quiz-status", Static).update(text)
 
     def resting_status(self) -> str:
@@ -120,8 +122,15 @@ class QuizScreen(StudyScreen):
         return ""
 
     def say_no_such_choice(self, index: int) -> None:
-        self.set_status(no_such_choice(index, len(self.session.current.options)))
-        self._no_such_choice_shown = True
+        self.say_pick_hint(no_such_choice(index, len(self.session.current.options)))
+
+    def say_pick_hint(self, text: str) -> None:
+        self.set_status(text)
+        self._pick_hint_shown = True
+
+    def picks_changed(self) -> None:
+        if self._pick_hint_shown:  # what an earlier key said no longer applies
+            self.set_status(self.resting_status())
 
     # -- input ------------------------------------------------------------------------------------------
 
@@ -135,8 +144,7 @@ class QuizScreen(StudyScreen):
         if index >= len(inst.options):  # a key past the last choice: said, as a strike or a pick is
             self.say_no_such_choice(index)
             return
-        if self._no_such_choice_shown:  # what an earlier key said no longer applies
-            self.set_status(self.resting_status())
+        self.picks_changed()
         # Applied here and now, not through a message: a quick "2 n" must answer this question, not the next.
         choices.toggle(index, notify=False)
         self.on_picks(tuple(sorted(choices.picked)), False)
@@ -161,7 +169,7 @@ class QuizScreen(StudyScreen):
                         if now_struck else f"Choice {LABELS[index]} is back.")
 
     def hint_no_pick(self) -> None:
-        self.set_status(no_pick_hint(len(self.session.current.options)) + self.skip_hint)
+        self.say_pick_hint(no_pick_hint(len(self.session.current.options)) + self.skip_hint)
 
     @on(Choices.Changed)
     def _choices_changed(self, event: Choices.Changed) -> None:
@@ -170,6 +178,8 @@ class QuizScreen(StudyScreen):
         if event.submit and not event.picked and not event.choices.locked:
             self.hint_no_pick()
             return
+        if not event.submit:  # a click or space: a pick as a key's is
+            self.picks_changed()
         self.on_picks(event.picked, event.submit)
 
     @on(Input.Submitted, "#q-number")
