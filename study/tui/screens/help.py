@@ -82,6 +82,11 @@ def _key_table() -> str:
             found.insert(0, "`A`-`E` Strike out choice A to E (shift+letter; again puts it back)")
         if "pick" in actions:
             found.insert(0, "on a question `1`-`9` or `a`-`e` pick a choice (multi: toggle)")
+        if cls.__name__ in ("PracticeScreen", "ExamScreen"):
+            # The question view's own keys: a command's output shown under a question scrolls sideways.
+            from study.tui.widgets.question import QuestionView
+
+            found += keys(QuestionView.BINDINGS)
         if cls.__name__ == "ExamScreen":
             found.append("to jump to a question: `r`, type its number, `enter`")
             found.append("as on the real exam, a question does not say which objective it tests (Settings, "

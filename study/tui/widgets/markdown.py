@@ -29,14 +29,18 @@ _INLINE_STYLES = {"strong": "bold", "em": "italic", "s": "strike", "code_inline"
 _PARSER = MarkdownIt("commonmark").enable("strikethrough")
 
 
-def inline_content(source: str) -> Content:
+def inline_content(source: str, code: list[str] | None = None) -> Content:
     """``source`` (Markdown) as styled Content: inline marks rendered, paragraphs apart by a blank line,
-    soft line breaks re-flowed as spaces, any other block kept as its plain text."""
+    soft line breaks re-flowed as spaces, any other block kept as its plain text. Given a list ``code``, the
+    code blocks go there instead (a tool's output, shown apart so that it is never wrapped)."""
     parts: list[str | tuple[str, str]] = []
     blocks = 0
     for token in _PARSER.parse(source or ""):
         if token.type != "inline":
             if token.type in ("fence", "code_block"):
+                if code is not None:
+                    code.append(token.content.rstrip("\n"))
+                    continue
                 parts.append(("\n\n" if blocks else "") + token.content.rstrip("\n"))
                 blocks += 1
             continue

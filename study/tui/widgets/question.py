@@ -10,7 +10,7 @@ from typing import Any
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import HorizontalScroll, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Markdown, OptionList, Static
@@ -187,6 +187,18 @@ class StemBox(VerticalScroll, can_focus=False):
             view.mark_more()
 
 
+class ExhibitBox(HorizontalScroll, can_focus=False):
+    """A command's output under the stem (a lab exhibit), one line of the tool's a row as the tool printed it:
+    wrapped at 80 columns, an 89-column nvidia-smi table or a 147-column ``topo -m`` matrix could not be read.
+    Wider than the view, it scrolls sideways (shift+arrows, or the mouse)."""
+
+    def watch_scroll_x(self, old: float, new: float) -> None:
+        super().watch_scroll_x(old, new)
+        view = next((a for a in self.ancestors if isinstance(a, QuestionView)), None)
+        if view is not None:
+            view.mark_more()
+
+
 class QuestionView(VerticalScroll, can_focus=False):
     """Stem, choices (or a box to type a number) and the feedback.
 
@@ -196,10 +208,18 @@ class QuestionView(VerticalScroll, can_focus=False):
     one scrollbar. Page up/down scroll whichever of the two holds the rest of the text, whatever has focus.
     """
 
+    BINDINGS = [
+        Binding("shift+right", "exhibit(1)", "Scroll a command's output right", show=False),
+        Binding("shift+left", "exhibit(-1)", "Scroll a command's output left", show=False),
+    ]
+
     DEFAULT_CSS = """
     QuestionView { height: 1fr; scrollbar-gutter: stable; scrollbar-size-vertical: 1; }
     QuestionView > StemBox { height: auto; margin: 0 1; scrollbar-size-vertical: 1; }
     QuestionView > #q-more { height: 1; padding: 0 1; color: $text-muted; text-align: right; }
+    QuestionView ExhibitBox { height: auto; display: none; margin-top: 1; scrollbar-size-horizontal: 1; }
+    QuestionView ExhibitBox.-shown { display: block; }
+    QuestionView #q-exhibit { width: auto; padding: 0 1; }
     QuestionView > #q-feedback { display: none; }
     QuestionView > #q-feedback.-shown { display: block; }
     QuestionView > #q-number { display: none; }
@@ -215,6 +235,8 @@ class QuestionView(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         with StemBox(id="q-stem-box"):
             yield Static("", id="q-stem", classes="quiz-stem")
+            with ExhibitBox(id="q-exhibit-box"):
+                yield Static("", id="q-exhibit")
         yield Static("", id="q-more")
         yield Choices(id="q-choices")
         yield Input(placeholder="type the number with its unit, e.g. 140 GB", id="q-number", classes="quiz-answer")
@@ -228,7 +250,13 @@ class QuestionView(VerticalScroll, can_focus=False):
              struck: set[int] | None = None) -> None:
         self.answered = False
         self.settled = False
-        self.query_one("#q-stem", Static).update(inline_content(instance.stem))
+        code: list[str] = []
+        self.query_one("#q-stem", Static).update(inline_content(instance.stem, code))
+        exhibit = self.query_one(ExhibitBox)
+        # Plain Content: a tool's output is text, never markup ('[0]' in a kubectl line is no style).
+        self.query_one("#q-exhibit", Static).update(Content("\n\n".join(code)))
+        exhibit.set_class(bool(code), "-shown")
+        exhibit.scroll_to(x=0, animate=False)
         choices = self.query_one(Choices)
         number = self.query_one("#q-number", Input)
         fb = self.query_one("#q-feedback", Markdown)
@@ -286,12 +314,24 @@ class QuestionView(VerticalScroll, can_focus=False):
     def mark_more(self) -> None:
         box = self.stem_box
         more = self.query_one("#q-more", Static)
+        hints = []
+        exhibit = self.query_one(ExhibitBox)
+        if not self.answered and exhibit.display and exhibit.max_scroll_x > 0:
+            hints.append("▶ the output goes on: shift+→" if exhibit.scroll_x < exhibit.max_scroll_x
+                         else "◀ start of the output: shift+←")
         if self.answered or box.max_scroll_y <= 0:
-            more.update("")
+            pass
         elif box.scroll_y < box.max_scroll_y:
-            more.update("▼ more of the question: pgdn")
+            hints.append("▼ more of the question: pgdn")
         else:
-            more.update("▲ start of the question: pgup")
+            hints.append("▲ start of the question: pgup")
+        more.update(" · ".join(hints))
+
+    def action_exhibit(self, direction: int) -> None:
+        """Scroll the exhibit sideways by most of its width (the choices keep the arrow keys)."""
+        exhibit = self.query_one(ExhibitBox)
+        step = max(1, exhibit.size.width - 8) * direction
+        exhibit.scroll_to(x=max(0, min(exhibit.max_scroll_x, exhibit.scroll_x + step)), animate=False)
 
     def page(self, direction: int) -> None:
         box = self.stem_box
