@@ -285,8 +285,10 @@ class StudyApp(App[int]):
         store = self.services.store
         if store is None or self.services.bank is None:
             return
+        from study.tui.exam_state import resumable
+
         try:
-            active = store.active_session("exam")
+            active = resumable(store)
         except Exception as exc:
             self.notify(f"could not check for an interrupted exam: {exc}", severity="error")
             return

@@ -54,6 +54,13 @@ def tally(session: Any) -> Tally:
     return Tally(states.count(ANSWERED), states.count(PARTIAL), states.count(BLANK))
 
 
+def resumable(store: Any) -> tuple[str, str, Any] | None:
+    """The unfinished session the app offers to resume: an exam, else a timed quiz (a practice set with a time
+    limit runs on the exam screen, pauses as an exam does and its clock runs on the same way). Untimed practice
+    is not kept for later."""
+    return store.active_session("exam") or store.active_session("quiz")
+
+
 def paused_exam(services: Any) -> dict[str, Any] | None:
     """The unfinished exam the store would offer to resume, as Home shows it: how far it got and the
     deadline its clock runs to (None when there is none or it cannot be read; the resume offer says why)."""
@@ -61,7 +68,7 @@ def paused_exam(services: Any) -> dict[str, Any] | None:
     if store is None or bank is None:
         return None
     try:
-        active = store.active_session("exam")
+        active = resumable(store)
         if not active:
             return None
         from study.quiz import QuizSession

@@ -94,7 +94,8 @@ def offer_to_set_aside(app: StudyApp, session_id: str, problem: Exception) -> No
 
 
 def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
-    """On start: an unfinished exam is in the store; offer to resume it with the time it has left."""
+    """On start: an unfinished exam (or timed quiz) is in the store; offer to resume it with the time it has
+    left."""
     from study.quiz import QuizSession, SessionError
 
     services = app.services
@@ -106,16 +107,17 @@ def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
         return
     t = tally(session)
     answered = f"{t.answered}/{session.count}" + (f" answered, {t.partial} partly" if t.partial else "")
+    what = "timed quiz" if session.mode == "quiz" else "exam"
 
     def body() -> str:
         # Read each second: the exam's clock runs while the offer is open, as it did while the app was away.
         left = session.remaining()
         return (
-            f"An exam was interrupted: {answered} answered, "
+            f"A{'n' if what == 'exam' else ''} {what} was interrupted: {answered} answered, "
             f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
             if left and left.total_seconds() > 0
-            else f"An exam was interrupted and its time ran out meanwhile ({answered} answered).\n"
-            "Resuming submits it and shows the results."
+            else f"A{'n' if what == 'exam' else ''} {what} was interrupted and its time ran out meanwhile "
+            f"({answered} answered).\nResuming submits it and shows the results."
         )
 
     def chosen(answer: str | None) -> None:
@@ -154,7 +156,7 @@ def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
     def ask() -> None:
         app.push_screen(
             ChoiceDialog(
-                "Resume exam?",
+                f"Resume {what}?",
                 body,
                 [("resume", "Resume", "y"), ("later", "Not now", "n"), ("count", "Submit as it is", "c")],
                 cancel="later",
@@ -205,7 +207,9 @@ class ExamStartScreen(StudyScreen):
         self._describe()
         store = self.app.services.store
         if ready and store is not None:
-            active = store.active_session("exam")
+            from study.tui.exam_state import resumable
+
+            active = resumable(store)
             if active:
                 # A paused exam: going back to it is the likely intent.
                 self.app.pop_screen()
@@ -559,8 +563,7 @@ class ExamScreen(QuizScreen):
 
     def action_pause(self) -> None:
         left = self.session.remaining()
-        where = ("Resume it with `study quiz --plain --mode quiz --resume`." if self.session.mode == "quiz"
-                 else "Reopen it from the start screen.")
+        where = "Home resumes it with e."
         self.notify(f"{self.sub_title} paused with {fmt_clock(left)} left; the clock keeps running. {where}",
                     timeout=5)
         self.app.pop_screen()
