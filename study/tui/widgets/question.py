@@ -187,6 +187,17 @@ class StemBox(VerticalScroll, can_focus=False):
             view.mark_more()
 
 
+def number_hint(unit: str) -> str:
+    """What the number box says before anything is typed: the unit the question asks in (the grader reads a
+    bare number in it, and converts another unit of the same kind), not one example for every question."""
+    unit = unit.strip()
+    if unit in ("", "1"):
+        return "type the number"
+    if unit == "%":
+        return "type the percentage"
+    return f"type the number in {unit} (another unit of the same kind converts)"
+
+
 class ExhibitBox(HorizontalScroll, can_focus=False):
     """A command's output under the stem (a lab exhibit), one line of the tool's a row as the tool printed it:
     wrapped at 80 columns, an 89-column nvidia-smi table or a 147-column ``topo -m`` matrix could not be read.
@@ -266,6 +277,7 @@ class QuestionView(VerticalScroll, can_focus=False):
             choices.display = False
             choices.show([], multi=False)
             number.set_class(True, "-shown")
+            number.placeholder = number_hint(instance.numeric.unit if instance.numeric else "")
             number.value = typed
             number.disabled = False
             number.focus()
