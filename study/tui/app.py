@@ -458,6 +458,7 @@ def run_app(
     # the collector's sight, no full collection comes in the middle of the first paint (one took 15 ms there),
     # and later ones walk only what the app made since.
     gc.freeze()
+    gc.enable()  # off while `study` alone imported the app (study.cli.main)
     result = app.run()
     if app.return_code not in (None, 0):
         return int(app.return_code)

@@ -71,3 +71,31 @@ def test_a_command_imports_only_what_it_runs(argv: list[str], unwanted: tuple[st
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_study_alone_collects_garbage_again_once_the_app_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `study` alone turns the collector off while it imports the app; the app itself must run with it on,
+    # or every cycle it makes in a long session would stay in memory.
+    import gc
+
+    import study.tui.app as tui_app
+
+    seen: dict[str, bool] = {}
+
+    class App:
+        return_code = None
+
+        def run(self) -> int:
+            seen["collector on while the app runs"] = gc.isenabled()
+            return 0
+
+    monkeypatch.setattr(tui_app, "make_app", lambda **_kwargs: App())
+    disabled = []
+    real_disable = gc.disable
+    monkeypatch.setattr(gc, "disable", lambda: (disabled.append(True), real_disable())[1])
+    try:
+        assert main([]) == 0
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert disabled and seen == {"collector on while the app runs": True}
