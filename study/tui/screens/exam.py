@@ -433,7 +433,12 @@ class ExamScreen(QuizScreen):
             self.set_status(self.resting_status())
 
     def resting_status(self) -> str:
-        return "Last question: r reviews and submits." if self.session.index + 1 == self.session.count else ""
+        if self.session.index + 1 == self.session.count:
+            return "Last question: r reviews and submits."
+        if self.session.current.is_numeric_typed:
+            # The box has the keys: n, the arrows and [ are text there ("ns" is a unit), as the footer's Next is not.
+            return "Type the number with its unit; enter records it and moves on."
+        return ""
 
 
     # -- actions ----------------------------------------------------------------------------------------
