@@ -174,6 +174,17 @@ class CalcError(ValueError):
     """A formula was called with a missing, unknown or ill-typed input; the message says which."""
 
 
+def _first_failing(v: Any, ok: Callable[[Any], Any]) -> float | None:
+    """The first value of ``v`` (a number or an array) for which ``ok`` is false, or None."""
+    if hasattr(v, "shape"):  # numpy is imported only by callers that pass arrays
+        import numpy as np
+
+        arr = np.asarray(v, dtype=float).ravel()
+        failing = arr[~ok(arr)]
+        return float(failing[0]) if failing.size else None
+    return None if ok(v) else float(v)
+
+
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -207,26 +218,14 @@ class Param:
 
     def check_range(self, v: Any) -> Any:
         """``v`` itself when every value lies in the range (so no formula sees NaN, infinity or a negative
-        size), else a ``CalcError`` naming the parameter and the range."""
-        if hasattr(v, "shape"):  # numpy is imported only by callers that pass arrays
-            import numpy as np
-
-            arr = np.asarray(v, dtype=float).ravel()
-            bad = [x for x in arr[~self._in_range(arr)][:1]]
-        else:
-            bad = [] if self._in_range(v) else [v]
-        if bad:
-            raise CalcError(f"{self.name} must be {self.range_text}; got {_short(float(bad[0]))}")
+        size) and, for a count, is whole; else a ``CalcError`` naming the parameter and what it must be."""
+        bad = _first_failing(v, self._in_range)
+        if bad is not None:
+            raise CalcError(f"{self.name} must be {self.range_text}; got {_short(bad)}")
         if self.whole:
-            if hasattr(v, "shape"):
-                import numpy as np
-
-                arr = np.asarray(v, dtype=float).ravel()
-                bad = [x for x in arr[arr != np.floor(arr)][:1]]
-            else:
-                bad = [] if float(v).is_integer() else [v]
-            if bad:
-                raise CalcError(f"{self.name} must be a whole number; got {_short(float(bad[0]))}")
+            bad = _first_failing(v, lambda x: x % 1 == 0)
+            if bad is not None:
+                raise CalcError(f"{self.name} must be a whole number; got {_short(bad)}")
         return v
 
     def _in_range(self, x: Any) -> Any:
