@@ -93,6 +93,13 @@ def offer_to_set_aside(app: StudyApp, session_id: str, problem: Exception) -> No
     )
 
 
+def exam_minutes(count: int, exam: Any = None) -> str:
+    """The minutes ``count`` questions get at the real exam's pace (the blueprint's, 60 for 50 before the bank
+    has loaded), as build_exam times a shorter or longer exam."""
+    minutes, questions = (exam.minutes, exam.questions) if exam is not None else (60, 50)
+    return f"{round(minutes * count / questions, 1):g}"
+
+
 def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
     """On start: an unfinished exam (or timed quiz) is in the store; offer to resume it with the time it has
     left."""
@@ -107,17 +114,16 @@ def offer_resume(app: StudyApp, active: tuple[str, str, Any]) -> None:
         return
     t = tally(session)
     answered = f"{t.answered}/{session.count}" + (f" answered, {t.partial} partly" if t.partial else "")
-    what = "timed quiz" if session.mode == "quiz" else "exam"
+    what, one = ("timed quiz", "A timed quiz") if session.mode == "quiz" else ("exam", "An exam")
 
     def body() -> str:
         # Read each second: the exam's clock runs while the offer is open, as it did while the app was away.
         left = session.remaining()
         return (
-            f"A{'n' if what == 'exam' else ''} {what} was interrupted: {answered} answered, "
-            f"[b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
+            f"{one} was interrupted: {answered} answered, [b]{fmt_clock(left)}[/] left on its clock.\nResume it?"
             if left and left.total_seconds() > 0
-            else f"A{'n' if what == 'exam' else ''} {what} was interrupted and its time ran out meanwhile "
-            f"({answered} answered).\nResuming submits it and shows the results."
+            else f"{one} was interrupted and its time ran out meanwhile ({answered} answered).\n"
+            "Resuming submits it and shows the results."
         )
 
     def chosen(answer: str | None) -> None:
@@ -181,12 +187,10 @@ class ExamStartScreen(StudyScreen):
         self._count = whole_number(str(count)) if count is not None else None
 
     def compose(self) -> ComposeResult:
-        lengths = [("50 questions, 60 min (the real shape)", 50), ("20 questions, 24 min", 20),
-                   ("10 questions, 12 min", 10)]
         count = self._count or 50
-        if count not in (n for _label, n in lengths):
-            # The real exam's pace, 60 minutes for 50 questions, as build_exam times a shorter or longer one.
-            lengths.append((f"{count} questions, {round(60 * count / 50, 1):g} min", count))
+        counts = [50, 20, 10] + ([] if count in (50, 20, 10) else [count])
+        lengths = [(f"{n} questions, {exam_minutes(n)} min" + (" (the real shape)" if n == 50 else ""), n)
+                   for n in counts]
         yield Header()
         with Vertical(classes="panel", id="exam-intro"):
             yield Static("", id="exam-intro-text")
@@ -220,11 +224,10 @@ class ExamStartScreen(StudyScreen):
         """The intro names the length chosen below it, not always the real exam's 50 questions in 60 minutes."""
         bank = self.app.services.bank
         exam = bank.blueprint.exam if self.app.ready and bank is not None else None
-        questions, minutes = (exam.questions, exam.minutes) if exam else (50, 60)
         value = self.query_one("#exam-count", Select).value
-        count = value if isinstance(value, int) else questions
+        count = value if isinstance(value, int) else (exam.questions if exam else 50)
         self.query_one("#exam-intro-text", Static).update(
-            EXAM_INTRO.format(questions=count, minutes=f"{round(minutes * count / questions, 1):g}")
+            EXAM_INTRO.format(questions=count, minutes=exam_minutes(count, exam))
         )
 
     @on(Button.Pressed, "#exam-start")
