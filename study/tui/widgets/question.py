@@ -182,9 +182,7 @@ class StemBox(VerticalScroll, can_focus=False):
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        view = next((a for a in self.ancestors if isinstance(a, QuestionView)), None)
-        if view is not None:
-            view.mark_more()
+        _mark_more_around(self)
 
 
 def number_hint(unit: str) -> str:
@@ -205,9 +203,14 @@ class ExhibitBox(HorizontalScroll, can_focus=False):
 
     def watch_scroll_x(self, old: float, new: float) -> None:
         super().watch_scroll_x(old, new)
-        view = next((a for a in self.ancestors if isinstance(a, QuestionView)), None)
-        if view is not None:
-            view.mark_more()
+        _mark_more_around(self)
+
+
+def _mark_more_around(widget: Any) -> None:
+    """A box inside the question scrolled: the view's "more" line says what is left to see."""
+    view = next((a for a in widget.ancestors if isinstance(a, QuestionView)), None)
+    if view is not None:
+        view.mark_more()
 
 
 class QuestionView(VerticalScroll, can_focus=False):
@@ -250,7 +253,7 @@ class QuestionView(VerticalScroll, can_focus=False):
                 yield Static("", id="q-exhibit")
         yield Static("", id="q-more")
         yield Choices(id="q-choices")
-        yield Input(placeholder="type the number with its unit, e.g. 140 GB", id="q-number", classes="quiz-answer")
+        yield Input(id="q-number", classes="quiz-answer")  # its placeholder names the question's unit (show)
         yield ReaderMarkdown("", id="q-feedback", classes="feedback")
 
     @property
@@ -331,19 +334,15 @@ class QuestionView(VerticalScroll, can_focus=False):
         if not self.answered and exhibit.display and exhibit.max_scroll_x > 0:
             hints.append("▶ the output goes on: shift+→" if exhibit.scroll_x < exhibit.max_scroll_x
                          else "◀ start of the output: shift+←")
-        if self.answered or box.max_scroll_y <= 0:
-            pass
-        elif box.scroll_y < box.max_scroll_y:
-            hints.append("▼ more of the question: pgdn")
-        else:
-            hints.append("▲ start of the question: pgup")
+        if not self.answered and box.max_scroll_y > 0:
+            hints.append("▼ more of the question: pgdn" if box.scroll_y < box.max_scroll_y
+                         else "▲ start of the question: pgup")
         more.update(" · ".join(hints))
 
     def action_exhibit(self, direction: int) -> None:
         """Scroll the exhibit sideways by most of its width (the choices keep the arrow keys)."""
         exhibit = self.query_one(ExhibitBox)
-        step = max(1, exhibit.size.width - 8) * direction
-        exhibit.scroll_to(x=max(0, min(exhibit.max_scroll_x, exhibit.scroll_x + step)), animate=False)
+        exhibit.scroll_relative(x=max(1, exhibit.size.width - 8) * direction, animate=False)
 
     def page(self, direction: int) -> None:
         box = self.stem_box
