@@ -5,33 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Static
-
 from tests.tui.conftest import settle
-
-
-def _status(app: Any) -> str:
-    return str(app.screen.query_one("#quiz-status", Static).render())
+from tests.tui.test_question_flow import open_exam, status
 
 
 async def test_a_number_question_in_an_exam_says_that_enter_moves_on(make_app: Any) -> None:
-    from study.tui.screens.exam import ExamScreen, start_exam
-
     app = make_app(seed=16)  # its 5-question exam has a number question third
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, app)
-        start_exam(app, 5)
-        await settle(pilot, app)
-        exam = app.screen
-        assert isinstance(exam, ExamScreen)
-        session = exam.session
+        session = (await open_exam(pilot, app)).session
         kinds = [i for i, q in enumerate(session.instances) if q.is_numeric_typed and i + 1 < session.count]
         assert kinds, "the fixture exam draws a number question before its last"
         while session.index < kinds[0]:
-            assert "enter records" not in _status(app)
+            assert "enter records" not in status(app)
             await pilot.press("n")
             await settle(pilot, app)
-        assert "enter records it and moves on" in _status(app)
+        assert "enter records it and moves on" in status(app)
         await pilot.press("n")  # a letter in the box, not Next
         await settle(pilot, app)
         assert session.index == kinds[0]

@@ -7,13 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from textual.widgets import Static
-
 from tests.tui.conftest import settle
-
-
-def _text(app: Any, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
+from tests.tui.test_flows import text_of
 
 
 async def _timed_quiz_paused(bank: Any, store_path: Any, clock: Any) -> tuple[str, int]:
@@ -36,7 +31,7 @@ async def _timed_quiz_paused(bank: Any, store_path: Any, clock: Any) -> tuple[st
         await pilot.press("escape")
         await settle(pilot, app)
         # Home says it is paused and how to go back to it, in the app.
-        assert "Timed quiz paused" in _text(app, "#home-paused") and "e resumes" in _text(app, "#home-paused")
+        assert "Timed quiz paused" in text_of(app, "#home-paused") and "e resumes" in text_of(app, "#home-paused")
         assert any("Home resumes it with e" in n.message for n in app._notifications)
         # e takes the learner back to it, where it stopped.
         await pilot.press("e")
@@ -63,7 +58,7 @@ async def test_a_paused_timed_quiz_resumes_from_home_and_after_a_restart(bank, s
         await settle(pilot, app)
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog) and dialog._title == "Resume timed quiz?"
-        assert "A timed quiz was interrupted: 1/3 answered" in _text(app, "#dialog-body")
+        assert "A timed quiz was interrupted: 1/3 answered" in text_of(app, "#dialog-body")
         await pilot.press("y")
         await settle(pilot, app)
         exam = app.screen
