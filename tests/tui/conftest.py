@@ -77,3 +77,12 @@ def no_blink(app: Any) -> None:
     for screen in app.screen_stack:
         for widget in screen.query(Input):
             widget.cursor_blink = False
+
+
+def answered(store: Any, bank: Any, clock: FrozenClock, qid: str, given: str = "B", correct: bool = False,
+             days: float = 3) -> None:
+    """``qid`` answered in practice ``days`` ago (wrong by default, so it is due for review now)."""
+    from study.progress import Attempt
+
+    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, given, correct, 30.0, "practice",
+                                 at=clock.now - dt.timedelta(days=days)))

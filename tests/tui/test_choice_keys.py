@@ -4,13 +4,13 @@ picked nothing."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
 from textual.widgets import Static
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import answered, settle
+from tests.tui.test_question_flow import open_exam
 
 
 def status(app: Any, selector: str = "#quiz-status") -> str:
@@ -83,13 +83,9 @@ async def test_a_pick_takes_away_what_enter_said_about_the_picks(make_app):
 
 
 async def test_an_exam_pick_takes_away_the_nothing_picked_hint(make_app):
-    from study.tui.screens.exam import start_exam
-
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        start_exam(app, 2)
-        await settle(pilot, app)
+        await open_exam(pilot, app, 2)
         await pilot.press("enter")
         await settle(pilot, app)
         assert "Nothing picked yet" in status(app)
@@ -99,14 +95,9 @@ async def test_an_exam_pick_takes_away_the_nothing_picked_hint(make_app):
 
 
 async def test_the_exam_keeps_its_last_question_line_after_a_key_past_the_last_choice(make_app):
-    from study.tui.screens.exam import start_exam
-
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        start_exam(app, 1)
-        await settle(pilot, app)
-        screen = app.screen
+        screen = await open_exam(pilot, app, 1)
         n = len(screen.session.current.options)
         assert "Last question" in status(app)
         if n < 9:
@@ -119,11 +110,8 @@ async def test_the_exam_keeps_its_last_question_line_after_a_key_past_the_last_c
 
 
 async def test_review_letters_pick_as_the_hint_says(make_app, store, bank, clock):
-    from study.progress import Attempt
-
     qid = "fx-d1-nccl"  # four choices, answered wrong three days ago: due
-    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "B", False, 30.0, "practice",
-                                 at=clock.now - dt.timedelta(days=3)))
+    answered(store, bank, clock, qid)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)

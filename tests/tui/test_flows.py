@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Markdown, Static, Tree
 
-from tests.tui.conftest import DATA, settle
+from tests.tui.conftest import DATA, answered, settle
 
 
 def text_of(app, selector: str) -> str:
@@ -453,11 +453,8 @@ async def test_review_session_rates_due_cards_and_moves_their_schedule(make_app,
 
 
 async def test_review_due_question_is_answered_and_recorded(make_app, store, bank, clock):
-    from study.progress import Attempt
-
     qid = "fx-d1-nccl"
-    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "B", False, 30.0, "practice",
-                                 at=clock.now - dt.timedelta(days=3)))
+    answered(store, bank, clock, qid)
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)

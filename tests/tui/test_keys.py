@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import answered, settle
 
 SIZE = (80, 24)
 # Keys whose meaning is the context's by convention: escape leaves what is open (Back, Pause, Leave, Done),
@@ -36,11 +36,8 @@ def _due_card(store: Any, bank: Any, clock: Any) -> None:
 
 
 def _due_question(store: Any, bank: Any, clock: Any) -> None:
-    from study.progress import Attempt
-
     qid = "fx-d1-nccl"
-    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "B", False, 30.0, "practice",
-                                 at=clock.now - dt.timedelta(days=3)))
+    answered(store, bank, clock, qid)
 
 
 def _answered(store: Any, bank: Any, clock: Any) -> None:

@@ -7,7 +7,7 @@ import dataclasses
 import datetime as dt
 from typing import Any
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import answered, settle
 
 CARD = "fx-ai-ml-dl/nested"
 PROMPT = "How do AI, machine learning and deep learning relate to each other?"
@@ -98,11 +98,8 @@ async def test_u_takes_back_the_last_rating_and_shows_the_card_again(make_app, s
 
 
 async def test_a_question_in_review_hides_the_card_ratings(make_app, store, bank, clock):
-    from study.progress import Attempt
-
     qid = "fx-d1-nccl"
-    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "B", False, 30.0, "practice",
-                                 at=clock.now - dt.timedelta(days=3)))
+    answered(store, bank, clock, qid)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.widgets import Input
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import answered, settle
 
 
 def screen_lines(app: Any) -> list[str]:
@@ -72,11 +72,8 @@ async def test_progress_titles_use_the_width_and_a_new_learner_sees_one_accuracy
 
 
 async def test_progress_lists_weeks_from_the_first_answer(make_app, store, bank, clock):
-    from study.progress import Attempt
-
     qid = bank.questions[0].id
-    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "A", True, 30.0, "practice",
-                                 at=clock.now - dt.timedelta(days=15)))
+    answered(store, bank, clock, qid, "A", correct=True, days=15)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)

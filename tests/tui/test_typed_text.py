@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
 from textual.widgets import Input, Static
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import answered, settle
 
 TYPED = ["[/]", "12 [b]GB"]
 
@@ -59,11 +58,8 @@ async def test_a_typed_numeric_answer_is_quoted_as_typed_in_practice(make_app, s
 
 @pytest.mark.parametrize("typed", TYPED)
 async def test_a_typed_numeric_answer_is_quoted_as_typed_in_review(make_app, store, bank, clock, typed):
-    from study.progress import Attempt
-
     qid = "fx-d2-fp16-weights"  # a numeric question without parameters, answered wrong three days ago
-    store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, "70", False, 30.0, "practice",
-                                 at=clock.now - dt.timedelta(days=3)))
+    answered(store, bank, clock, qid, "70")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
