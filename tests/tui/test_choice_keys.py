@@ -135,14 +135,9 @@ async def test_review_letters_pick_as_the_hint_says(make_app, store, bank, clock
 async def test_enter_on_an_exam_choose_two_with_another_count_of_picks_stays_and_says_so(make_app, keys):
     """Enter with one or three picks on a choose-two went on to the next question as if answered; three picks
     even showed as answered in the navigator, and were graded wrong only at the results."""
-    from study.tui.screens.exam import start_exam
-
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        start_exam(app, 10)
-        await settle(pilot, app)
-        exam = app.screen
+        exam = await open_exam(pilot, app, 10)
         session = exam.session
         multi = next(i for i, q in enumerate(session.instances[:-1]) if q.is_multi and q.choose == 2)
         exam.goto(multi)
