@@ -12,8 +12,15 @@ from textual.widgets import Input, Static
 from tests.tui.conftest import settle
 
 
-async def save_goal(pilot, app, goal: str) -> str:
-    app.screen.query_one("#set-daily-goal", Input).value = goal
+async def open_settings(pilot, app) -> None:
+    await settle(pilot, app)
+    await pilot.press("comma")
+    await settle(pilot, app)
+
+
+async def save(pilot, app, field: str, value: str) -> str:
+    """``value`` typed into the Settings field ``field`` (its id), saved with ctrl+s: the form's message."""
+    app.screen.query_one(f"#{field}", Input).value = value
     await pilot.press("ctrl+s")
     await settle(pilot, app)
     return str(app.screen.query_one("#settings-message", Static).render())
@@ -23,10 +30,8 @@ async def save_goal(pilot, app, goal: str) -> str:
 async def test_a_daily_goal_outside_what_a_backup_keeps_is_refused(make_app, store, goal):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("comma")
-        await settle(pilot, app)
-        message = await save_goal(pilot, app, goal)
+        await open_settings(pilot, app)
+        message = await save(pilot, app, "set-daily-goal", goal)
         assert "daily goal" in message and "10000" in message.replace(",", ""), message
         assert store.get_setting("daily_goal") in (None, 20)
 
@@ -36,10 +41,8 @@ async def test_the_largest_goal_the_form_takes_survives_a_backup(make_app, store
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("comma")
-        await settle(pilot, app)
-        assert await save_goal(pilot, app, "10000") == "Saved."
+        await open_settings(pilot, app)
+        assert await save(pilot, app, "set-daily-goal", "10000") == "Saved."
     assert store.get_setting("daily_goal") == 10000
     saved = {k: store.get_setting(k) for k in ("daily_goal", "desired_retention", "theme")}
     assert usable_settings(saved) == saved
@@ -53,16 +56,8 @@ async def test_a_past_exam_date_is_refused_with_the_rule_study_settings_applies(
         exam_date_setting(yesterday, clock.now.date())
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("comma")
-        await settle(pilot, app)
-        app.screen.query_one("#set-exam-date", Input).value = yesterday
-        await pilot.press("ctrl+s")
-        await settle(pilot, app)
-        message = str(app.screen.query_one("#settings-message", Static).render())
+        await open_settings(pilot, app)
+        message = await save(pilot, app, "set-exam-date", yesterday)
         assert message.startswith(f"Exam date {refused.value}.")  # the same words as the CLI's
-        app.screen.query_one("#set-exam-date", Input).value = clock.now.date().isoformat()  # today is fine
-        await pilot.press("ctrl+s")
-        await settle(pilot, app)
-        assert str(app.screen.query_one("#settings-message", Static).render()) == "Saved."
+        assert await save(pilot, app, "set-exam-date", clock.now.date().isoformat()) == "Saved."  # today is fine
     assert store.get_setting("exam_date") == clock.now.date().isoformat()

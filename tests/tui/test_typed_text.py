@@ -9,6 +9,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from tests.tui.conftest import answered, settle
+from tests.tui.test_settings_bounds import open_settings, save
 
 TYPED = ["[/]", "12 [b]GB"]
 
@@ -21,14 +22,10 @@ def shown_text(app: Any, selector: str) -> str:
 async def test_a_settings_date_that_looks_like_markup_is_quoted_as_typed(make_app, store, typed):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("comma")
-        await settle(pilot, app)
-        app.screen.query_one("#set-exam-date", Input).value = typed
-        await pilot.press("ctrl+s")
-        await settle(pilot, app)
+        await open_settings(pilot, app)
+        message = await save(pilot, app, "set-exam-date", typed)
         assert app.is_running and type(app.screen).__name__ == "SettingsScreen"
-        assert typed in shown_text(app, "#settings-message")
+        assert typed in message
     assert store.get_setting("exam_date") is None
 
 
