@@ -86,3 +86,16 @@ def answered(store: Any, bank: Any, clock: FrozenClock, qid: str, given: str = "
 
     store.record_attempt(Attempt(qid, bank.content_hash(qid), {}, given, correct, 30.0, "practice",
                                  at=clock.now - dt.timedelta(days=days)))
+
+
+def tree_nodes(tree: Any) -> list[Any]:
+    """Every node below the root of a Textual ``Tree``, expanded or not, in display order."""
+    nodes: list[Any] = []
+
+    def walk(node: Any) -> None:
+        for child in node.children:
+            nodes.append(child)
+            walk(child)
+
+    walk(tree.root)
+    return nodes

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Markdown, Static, Tree
 
-from tests.tui.conftest import DATA, answered, settle
+from tests.tui.conftest import DATA, answered, settle, tree_nodes
 
 
 def text_of(app, selector: str) -> str:
@@ -101,14 +101,7 @@ async def test_topics_tree_search_card_and_rating(make_app, store, bank):
         assert [str(n.label) for n in tree.root.children][0].startswith("1 Essential AI Knowledge")
         await pilot.press("slash", *"between")
         await settle(pilot, app)
-        leaves = []
-
-        def walk(node):
-            for child in node.children:
-                leaves.append(child.data)
-                walk(child)
-
-        walk(tree.root)
+        leaves = [node.data for node in tree_nodes(tree)]
         assert ("card", "fx-nvlink-scope/between") in leaves
         assert ("card", "fx-ai-ml-dl/nested") not in leaves
         app.screen.show("card", "fx-nvlink-scope/between")

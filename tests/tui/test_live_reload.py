@@ -11,7 +11,7 @@ import pytest
 import yaml
 from textual.widgets import Static, Tree
 
-from tests.tui.conftest import DATA, settle
+from tests.tui.conftest import DATA, settle, tree_nodes
 
 EXTRA = """questions:
   - id: w-extra
@@ -127,14 +127,7 @@ async def test_a_broken_file_shows_its_problem_live_and_the_rest_of_the_bank_sta
         await pilot.press("escape")
         await settle(pilot, app)
         assert type(app.screen).__name__ == "TopicsScreen"
-        labels = []
-
-        def walk(node: Any) -> None:
-            for child in node.children:
-                labels.append(str(child.label))
-                walk(child)
-
-        walk(app.screen.query_one(Tree).root)
+        labels = [str(node.label) for node in tree_nodes(app.screen.query_one(Tree))]
         # Objective 1.1 has no topic file, so its leaf counts its questions: fx-d1-nccl, w-extra and w-new.
         assert any(label.startswith("1.1 ") and "(3 q)" in label for label in labels), labels
 

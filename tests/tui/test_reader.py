@@ -11,7 +11,7 @@ from textual.geometry import Region
 from textual.widgets import Input, Markdown, Tree
 from textual.widgets._markdown import MarkdownTableCellContents, MarkdownTableContent
 
-from tests.tui.conftest import DATA, settle
+from tests.tui.conftest import DATA, settle, tree_nodes
 
 NARROW = (80, 24)
 WIDE = (120, 40)
@@ -198,15 +198,7 @@ async def test_next_card_and_search_from_a_full_width_card(make_app: Any, bank: 
     async with app.run_test(size=NARROW) as pilot:
         await open_topics(pilot, app)
         screen = app.screen
-        order: list[tuple[str, str]] = []
-
-        def walk(node: Any) -> None:
-            for child in node.children:
-                if child.data and child.data[0] == "card":
-                    order.append(child.data)
-                walk(child)
-
-        walk(screen.query_one(Tree).root)
+        order = [n.data for n in tree_nodes(screen.query_one(Tree)) if n.data and n.data[0] == "card"]
         assert len(order) == len(bank.cards) >= 3
         await highlight(pilot, app, order[0])
         await pilot.press("enter")

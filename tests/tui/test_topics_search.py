@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static, Tree
 
-from tests.tui.conftest import settle
+from tests.tui.conftest import settle, tree_nodes
 
 
 def nothing_line(app: Any) -> Static:
@@ -62,14 +62,7 @@ async def test_titles_from_the_bank_files_are_text_in_the_tree_and_the_card_fram
         await settle(pilot, app)
         app.screen.query_one("#topics-search").value = "between"
         await settle(pilot, app)
-        labels = []
-
-        def walk(node: Any) -> None:
-            for child in node.children:
-                labels.append(str(child.label))
-                walk(child)
-
-        walk(app.screen.query_one(Tree).root)
+        labels = [str(node.label) for node in tree_nodes(app.screen.query_one(Tree))]
         assert "Scale [b]up[/b] and [/] out" in labels and "Between [b]nodes[/b]" in labels
         app.screen.show("card", "fx-nvlink-scope/between")
         await settle(pilot, app)
