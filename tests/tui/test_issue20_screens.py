@@ -251,7 +251,7 @@ async def test_a_struck_choice_is_not_a_pick_in_practice(make_app, store):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_practice(pilot, app, objective="1.1", count=1)
         choices = screen.view.choices
-        await pilot.press("A", "B")
+        await pilot.press("minus", "a", "minus", "b")
         await settle(pilot, app)
         assert choices.struck == {0, 1} and not choices.picked
         assert _struck_style(choices, 0) and not _struck_style(choices, 2)
@@ -268,10 +268,10 @@ async def test_strikes_survive_moving_about_an_exam_and_striking_a_pick_unpicks_
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         exam = await open_exam(pilot, app)
-        await pilot.press("c", "C")  # pick C, then strike it: the answer goes
+        await pilot.press("c", "minus", "c")  # pick C, then strike it: the answer goes
         await settle(pilot, app)
         assert exam.session.answers[0] is None and exam.view.choices.struck == {2}
-        await pilot.press("B", "n", "left_square_bracket")
+        await pilot.press("minus", "b", "n", "left_square_bracket")
         await settle(pilot, app)
         assert exam.session.index == 0 and exam.view.choices.struck == {1, 2}
         assert _struck_style(exam.view.choices, 1)
@@ -450,7 +450,7 @@ def test_the_report_toast_has_no_raw_backticks_and_help_says_what_digits_do():
     assert "`" not in inspect.getsource(report_problem).split('app.notify("Report kept.')[1].split(")")[0]
     table = help_screen._key_table()
     assert "a key means the same on every screen" not in table
-    assert "digits are per kind of screen" in table and "Strike out choice A" in table
+    assert "digits are per kind of screen" in table and "strikes it out" in table
 
 
 async def test_practice_lists_cut_at_words_and_topics_follow_the_blueprint(store, clock):

@@ -10,15 +10,16 @@ import pytest
 from tests.tui.conftest import settle
 from tests.tui.test_flows import _exam_then_killed, _restarted
 
-STRIKE = "B"  # shift+b strikes choice B out
+STRIKE = ("minus", "b")  # - then b strikes choice B out
 
 
 async def test_struck_choices_come_back_when_an_exam_is_resumed(bank, store_path, clock):
     from study.tui.screens.exam import ExamScreen
 
     async def strike_then_move(pilot):
-        await pilot.press(STRIKE, "n")
-        await pilot.press("A", "C", "A")  # A struck, C struck, A back: only C stays struck on question 2
+        await pilot.press(*STRIKE, "n")
+        # A struck, C struck, A back: only C stays struck on question 2
+        await pilot.press("minus", "a", "minus", "c", "minus", "a")
 
     first = await _exam_then_killed(bank, store_path, clock, strike_then_move)
     assert first.struck[:2] == [[1], [2]]
@@ -47,7 +48,7 @@ async def test_a_saved_state_without_struck_choices_still_resumes_and_a_wrong_on
     from study.quiz import QuizSession, SessionError
 
     async def strike(pilot):
-        await pilot.press(STRIKE)
+        await pilot.press(*STRIKE)
 
     session = await _exam_then_killed(bank, store_path, clock, strike)
     assert QuizSession.from_json(session.to_json()).struck[0] == [1]

@@ -78,10 +78,11 @@ def _key_table() -> str:
         bindings = getattr(cls, "BINDINGS", [])
         found = keys(bindings)
         actions = {b.action.split("(")[0] for b in bindings if isinstance(b, Binding)}
-        if "strike" in actions:
-            found.insert(0, "`A`-`E` Strike out choice A to E (shift+letter; again puts it back)")
+        if "arm_strike" in actions:
+            found = [k for k in found if not k.startswith("`-`")]  # said at length here
+            found.insert(0, "`-` then a choice's letter or digit strikes it out (again puts it back)")
         if "pick" in actions:
-            found.insert(0, "on a question `1`-`9` or `a`-`e` pick a choice (multi: toggle)")
+            found.insert(0, "on a question `1`-`9` or `a`-`e` (or `A`-`E`) pick a choice (multi: toggle)")
         if cls.__name__ in ("PracticeScreen", "ExamScreen"):
             # The question view's own keys: a command's output shown under a question scrolls sideways.
             from study.tui.widgets.question import QuestionView

@@ -23,13 +23,15 @@ if TYPE_CHECKING:
 
     from study.tui.app import StudyApp
 
+# A capital letter picks as the small one does: plain mode tells the learner to type `B`, and caps lock must not
+# turn every pick into something else (issue 37 §5).
 PICK_BINDINGS = [Binding(str(n), f"pick({n - 1})", f"Choice {LABELS[n - 1]}", show=False) for n in range(1, 10)] + [
-    Binding(c, f"pick({i})", f"Choice {c.upper()}", show=False) for i, c in enumerate("abcde")
+    Binding(f"{c},{c.upper()}", f"pick({i})", f"Choice {c.upper()}", show=False) for i, c in enumerate("abcde")
 ]
 
-# Shift and the letter strikes a choice out (as exam software lets one eliminate choices); again, back in.
-STRIKE_BINDINGS = [Binding(c.upper(), f"strike({i})", f"Strike out choice {c.upper()}", show=False)
-                   for i, c in enumerate("abcde")]
+# `-` then a choice's letter or digit strikes it out (as exam software lets one eliminate choices); again, back in.
+# Two keys on purpose: shift+letter was hit by accident (and by caps lock) and took a pick away.
+STRIKE_BINDINGS = [Binding("minus", "arm_strike", "Strike", key_display="-")]
 
 # What every question screen offers: picks, strikes, and page up/down for a long stem or long feedback whatever has
 # focus (no Tab first). Listed in each screen's own BINDINGS so Help shows them there.
@@ -58,6 +60,8 @@ class QuizScreen(StudyScreen):
         # The status line answers a pick key (no such choice, nothing picked, too few picks): the next pick
         # makes it stale, so the pick puts the resting status back.
         self._pick_hint_shown = False
+        # Set by `-`: the next choice key strikes that choice out instead of picking it.
+        self._strike_armed = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -90,6 +94,7 @@ class QuizScreen(StudyScreen):
         return {LABELS.index(c) for c in given.split(",") if c in LABELS}
 
     def show_current(self) -> None:
+        self._strike_armed = False  # a `-` pressed on the last question does not strike on this one
         inst = self.session.current
         typed = self.session.answers[self.session.index] or "" if inst.is_numeric_typed else ""
         self.view.show(inst, picked=self.picked_indices(), typed=typed, key=self.shown_key,
@@ -132,7 +137,19 @@ class QuizScreen(StudyScreen):
 
     # -- input ------------------------------------------------------------------------------------------
 
+    def action_arm_strike(self) -> None:
+        inst = self.session.current
+        if inst.is_numeric_typed or self.view.choices.locked:
+            return
+        self._strike_armed = not self._strike_armed
+        self.set_status("Strike out which choice? Its letter or number (- again: cancel)."
+                        if self._strike_armed else "Nothing struck out.")
+
     def action_pick(self, index: int) -> None:
+        if self._strike_armed:
+            self._strike_armed = False
+            self.action_strike(index)
+            return
         inst = self.session.current
         if inst.is_numeric_typed:
             return
@@ -163,7 +180,7 @@ class QuizScreen(StudyScreen):
         self.save_struck(choices.struck)
         if was_picked:  # the strike took the pick back: the answer changes with it
             self.on_picks(tuple(sorted(choices.picked)), False)
-        self.set_status(f"Choice {LABELS[index]} struck out (shift+{LABELS[index]} again puts it back)."
+        self.set_status(f"Choice {LABELS[index]} struck out (- {LABELS[index].lower()} again puts it back)."
                         if now_struck else f"Choice {LABELS[index]} is back.")
 
     def save_struck(self, struck: set[int]) -> None:
