@@ -176,7 +176,12 @@ class Store(StoreEvents, StoreSessions):
 
     def backup_to(self, target: str | os.PathLike[str]) -> Path:
         """A consistent SQLite copy of the whole store (online backup API), safe while others write."""
+        from study.held_files import refusal
+
         target = Path(target)
+        held = refusal(target)
+        if held:
+            raise StoreError(f"cannot back up into {target}: {held}")
         with self._lock:
             if self._conn is None:
                 raise StoreError("the progress store is closed")
