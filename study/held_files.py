@@ -64,10 +64,9 @@ def held(path: str | os.PathLike[str]) -> bool:
         if held_identity(identity(path)):
             return True
         name = os.fspath(path)
-        for suffix in SIDE_SUFFIXES:
-            if name.endswith(suffix) and held_identity(identity(name[: -len(suffix)])):
-                return True
-        return False
+        return any(
+            name.endswith(suffix) and held_identity(identity(name[: -len(suffix)])) for suffix in SIDE_SUFFIXES
+        )
 
 
 def refusal(path: str | os.PathLike[str]) -> str | None:

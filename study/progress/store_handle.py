@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 from collections.abc import Callable
 
+from study import held_files
 from study.progress.store_open import (
     StoreError,
     WriteTx,
@@ -38,6 +39,7 @@ class StoreHandle:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None
         self.notice: str | None
+        self._opened_as: held_files.Identity | None
         # The identity the file had when connected: ``_follow_path`` compares the path with it, and it is
         # held in ``study.held_files`` until the connection closes.
         self._conn, self.notice, self._opened_as = open_connection(self.path)
