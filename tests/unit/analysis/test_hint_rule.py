@@ -198,3 +198,24 @@ def test_a_hint_alone_fails_the_command_only_with_strict(tmp_path, monkeypatch, 
     argv = ["analyze", str(doc), "--json"] + (["--strict"] if strict else [])
     assert main(argv) == code
     capsys.readouterr()
+
+
+def test_a_partial_choose_two_answer_recorded_right_is_regraded_wrong(bank):
+    import datetime as dt
+    from types import SimpleNamespace
+
+    from study.analysis.regrade import plan_regrade
+
+    _, b = bank
+    q = b.question(QID)
+    shown = {"type": "multi", "stem": q.stem, "choices": [{"text": c.text} for c in q.choices]}
+
+    def answered(uid, picked, correct):
+        given = ",".join("ABCD"[[c.text for c in q.choices].index(t)] for t in picked)
+        return SimpleNamespace(uid=uid, item_id=QID, content_hash="old", shown=shown, given=given, picked=picked,
+                               params={}, correct=correct, at=dt.datetime(2026, 11, 2, tzinfo=dt.timezone.utc),
+                               seconds=20.0)
+
+    plan = plan_regrade([answered("partial", ("nvidia-smi",), True), answered("full", KEY_PICK, True)], b)
+    assert [(c.attempt_uid, c.old_correct, c.new_correct) for c in plan.changes] == [("partial", True, False)]
+    assert plan.unchanged == 1 and plan.not_comparable == 0
