@@ -102,19 +102,23 @@ def run(args: argparse.Namespace) -> int:
             responses = load_results(args.results, args.mode)
             where = ", ".join(args.results)
         if args.group:
-            from study.analysis.groups import only_group, read_groups
+            from study.analysis.groups import UnknownGroup, only_group, read_groups
 
-            responses = only_group(responses, read_groups(args.groups), args.group, args.groups)
+            try:
+                responses = only_group(responses, read_groups(args.groups), args.group, args.groups)
+            except UnknownGroup as exc:
+                raise UsageError(str(exc)) from None
     except ResultsError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
+    # The warnings first: "no answers from group g" is explained by "its members match no learner".
+    for warning in responses.warnings:
+        print(f"study: warning: {warning}", file=sys.stderr)
     if not responses.learners:
         scope = "" if args.mode == "all" else f" in {args.mode} mode"
         scope += f" from group {args.group}" if args.group else ""
         print(f"study: error: no answers{scope} in {where}", file=sys.stderr)
         return 1
-    for warning in responses.warnings:
-        print(f"study: warning: {warning}", file=sys.stderr)
     try:
         bank = bank_for(args)
     except OSError as exc:
