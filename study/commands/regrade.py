@@ -47,23 +47,25 @@ def run(args: argparse.Namespace) -> int:
         if store.notice:
             print(f"study: {store.notice}", file=sys.stderr)
         plan = plan_regrade(store.history(), bank)
+        changes = plan.changes
         if not args.dry_run:
-            apply_regrades(store, plan.changes, dt.datetime.now(dt.timezone.utc))
-        due = {c.item_id: store.item_state(c.item_id) for c in plan.changes}
+            # What this run wrote: another regrade running at the same time may have applied some already.
+            changes = tuple(apply_regrades(store, plan.changes, dt.datetime.now(dt.timezone.utc)))
+        due = {c.item_id: store.item_state(c.item_id) for c in changes}
     if args.json:
         print(json.dumps({
             "format": "study-regrade", "applied": not args.dry_run,
             "changes": [{"attempt": c.attempt_uid, "question": c.item_id, "answered_at": c.at.isoformat(),
-                         "was_correct": c.old_correct, "now_correct": c.new_correct} for c in plan.changes],
+                         "was_correct": c.old_correct, "now_correct": c.new_correct} for c in changes],
             "unchanged": plan.unchanged, "not_comparable": plan.not_comparable, "missing": plan.missing,
             "due": {q: s.due.isoformat() if s is not None else None for q, s in due.items()},
         }, indent=1))
         return 0
     verb = "would change" if args.dry_run else "changed"
-    for c in plan.changes:
+    for c in changes:
         mark = lambda ok: "right" if ok else "wrong"  # noqa: E731
         print(f"{c.item_id}  answered {c.at:%Y-%m-%d %H:%M}  {mark(c.old_correct)} -> {mark(c.new_correct)}")
-    print(f"{len(plan.changes)} answer(s) {verb}; {plan.unchanged} kept their grade; {plan.not_comparable} asked "
+    print(f"{len(changes)} answer(s) {verb}; {plan.unchanged} kept their grade; {plan.not_comparable} asked "
           f"differently or without the response kept (grade kept)"
           + (f"; {plan.missing} answer(s) to questions no longer in the bank (grade kept)" if plan.missing else ""))
     if due and not args.dry_run:

@@ -35,15 +35,19 @@ class RegradeRecord:
     at: dt.datetime  # when the regrade was applied
 
 
-def apply_regrades(store: Any, changes: Sequence[RegradeChange], at: dt.datetime) -> None:
-    """Every change in one transaction: a crash leaves the store as it was."""
+def apply_regrades(store: Any, changes: Sequence[RegradeChange], at: dt.datetime) -> list[RegradeChange]:
+    """Every change in one write transaction (``BEGIN IMMEDIATE``): a crash leaves the store as it was. The
+    changes applied are returned: the plan was made before the transaction, so a row another `study regrade`
+    already set to the new grade while this one planned is skipped here, where no other writer can come
+    between the read and the write; two regrades at once wrote every history row twice."""
     if not changes:
-        return
+        return []
     stamp = utc_iso(at)
+    applied: list[RegradeChange] = []
     with store._tx() as conn:
         for c in changes:
             row = conn.execute("SELECT correct, rating FROM attempts WHERE uid = ?", (c.attempt_uid,)).fetchone()
-            if row is None:
+            if row is None or bool(row[0]) == c.new_correct:
                 continue
             new_rating = int(rating_for(c.new_correct, c.seconds))
             conn.execute(
@@ -54,10 +58,14 @@ def apply_regrades(store: Any, changes: Sequence[RegradeChange], at: dt.datetime
             )
             conn.execute("UPDATE attempts SET correct = ?, rating = ? WHERE uid = ?",
                          (int(c.new_correct), new_rating, c.attempt_uid))
+            applied.append(c)
+        if not applied:
+            return []
         rebuild_aggregates(conn)
-        for item_id in sorted({c.item_id for c in changes}):
+        for item_id in sorted({c.item_id for c in applied}):
             conn.execute("DELETE FROM items WHERE item_id = ?", (item_id,))
             store._replay(conn, item_id)
+    return applied
 
 
 def regrade_history(store: Any, attempt_uid: str | None = None) -> list[RegradeRecord]:
