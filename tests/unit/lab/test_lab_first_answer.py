@@ -30,7 +30,9 @@ def test_a_right_answer_after_a_wrong_one_is_a_retry_and_the_grade_stays_wrong()
     assert retry.correct  # the retry is graded, so the learner sees it is right now
     assert s.grades[0] is not None and not s.grades[0].correct
     assert s.given[0] == wrong and s.retries[0] == [(right, True)] and s.is_retry(0)
-    s.answer(1, f"{s.instances[1].numeric.value:g} W")
+    numeric = s.instances[1].numeric
+    assert numeric is not None
+    s.answer(1, f"{numeric.value:g} W")
     assert s.score() == (1, 2)
     report = lab_report(s)
     assert (report.correct, report.total) == (1, 2) and report.questions[0].given == wrong
