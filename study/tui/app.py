@@ -6,6 +6,7 @@ home layout, and the bank and store load in a worker right after it.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import os
@@ -133,17 +134,19 @@ class StudyApp(App[int]):
 
     # -- start-up ---------------------------------------------------------------------------------------
 
-    def on_exit_app(self, message: messages.ExitApp) -> None:
+    async def on_exit_app(self, message: messages.ExitApp) -> None:
         # The web driver posts ExitApp for the server's "quit" (a tab closed) and SIGTERM posts it too, right
         # behind keys the app has passed on to a widget; a key's binding runs when it bubbles back to the app,
         # behind the ExitApp, so exiting at once dropped an answer whose enter came in the same instant. The
-        # exit goes to the back of the line until nothing is waiting (bounded).
+        # exit goes to the back of the line until nothing is waiting (bounded). It waits with asyncio, not a
+        # Textual timer: timers stop ticking once App.exit() has run (a pressed q), so the exit never came.
         # Textual calls each class's handler down the MRO: App's own ``_on_exit_app`` (the real exit) runs
         # after this one unless the default is prevented.
         if self._exit_deferred < EXIT_DEFERRALS and messages_waiting(self):
             self._exit_deferred += 1
             message.prevent_default()
-            self.set_timer(0.01, partial(self.post_message, messages.ExitApp()))
+            await asyncio.sleep(0.01)  # the widgets' own queues run meanwhile
+            self.post_message(messages.ExitApp())
 
     def get_default_screen(self) -> Screen:
         return screen_class("home")()

@@ -26,3 +26,22 @@ async def test_a_quit_right_behind_enter_still_records_the_answer(make_app, stor
             await asyncio.sleep(0.01)
         assert not app.is_running
     assert len(store.history()) == 1
+
+
+async def test_quit_while_a_widget_is_busy_still_exits(make_app, monkeypatch):
+    # App.exit() (the q key) stops Textual's timers, so an exit put back behind a timer never came: q at Home
+    # while a toast was still being placed left the app running.
+    import study.tui.app as app_module
+
+    busy = iter([True, True, True])
+    monkeypatch.setattr(app_module, "messages_waiting", lambda app: next(busy, False))
+    app = make_app()
+    async with app.run_test(size=(80, 24)):
+        app.exit(7)
+        for _ in range(3000):  # a hang guard (30 s), not a speed assertion
+            if not app.is_running:
+                break
+            await asyncio.sleep(0.01)
+        assert not app.is_running
+    assert app.return_value == 7
+    assert next(busy, None) is None  # each deferral asked again before the exit went through
