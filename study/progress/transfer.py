@@ -129,6 +129,9 @@ def export_data(store: Store, read_session: SessionReader | None = None) -> dict
     left_out = leave_out_unrestorable(data, read_session)
     if left_out:
         data["left_out_damaged"] = left_out
+    # The reports go last: `study analyze` reads them from the end of a large export without parsing it all
+    # (study.analysis.learner_reports), so a key after them hid every learner's report.
+    data["reports"] = data.pop("reports")
     return data
 
 

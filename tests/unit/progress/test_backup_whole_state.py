@@ -35,6 +35,7 @@ def test_the_export_holds_a_list_for_every_table_it_carries(tmp_path: Path) -> N
     with open_store(tmp_path / "p.db") as store:
         data = store.export_data()
     assert set(IN_BACKUP) - {"settings"} <= {k for k, v in data.items() if isinstance(v, list)}
+    assert list(data)[-1] == "reports"  # analyze reads them from the end of the file
 
 
 def regraded_store(path: Path) -> dict:
