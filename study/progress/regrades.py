@@ -206,7 +206,8 @@ def rescore_report(report: Mapping[str, Any], changes: Iterable[tuple[str, bool,
     if isinstance(target, (int, float)) and not isinstance(target, bool):
         new["passed"] = new["score"] >= target
     new["incorrect"] = [q.get("id") for q in questions if q.get("answered", True) and not q.get("correct")]
-    history = new.get("regrades") if isinstance(new.get("regrades"), list) else []
+    earlier = new.get("regrades")
+    history: list[Any] = earlier if isinstance(earlier, list) else []
     new["regrades"] = [*history, {"at": stamp, "correct": before.correct, "score": report.get("score"),
                                   "passed": before.passed}]
     return new
