@@ -9,8 +9,9 @@ Accepted inputs, told apart by content, not by name:
   ``GET statements`` (``{"statements": [...], "more": ...}``: only the statements in the file are read, and a
   non-empty ``more`` is reported); statements are grouped by actor across all files (a statement id met twice
   counts once); ``answered`` statements count, and ``attempted`` ones with a result (an exam question left
-  unanswered, marked 0); the question id is the last segment of the object IRI, the mark
-  ``result.score.scaled`` (partial credit) or else ``result.success``, the mode the parent activity. Several
+  unanswered, marked 0), unless a ``voided`` statement in any of the files names them (a regrade); the
+  question id is the last segment of the object IRI, the mark ``result.score.scaled`` (partial credit) or else
+  ``result.success``, the mode the parent activity. Several
   JSON-lines files that each hold one actor, the same one, without a statement in common, look like several
   learners exported with one ``--actor`` (all logged in as the same user): still one learner, with a warning.
   Many actors in one file, or one actor across an LRS's pages, is normal and says nothing;
@@ -239,12 +240,12 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
         more = more_warning(data, label)
         if more:
             warnings.append(more)
+    actors.apply_voids()  # before the xAPI answers join a progress export's: a voided one joins nothing
     _join_both_forms(exports, actors, warnings)
     learners = merge_exports(exports, warnings)
     learners.extend(actors.learners())
     warnings.extend(actors.shared_actors())
-    if actors.duplicates:
-        skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
+    skipped.extend(actors.notes())
     return replace(_matrix(learners, len(files), skipped, warnings), reports=tuple(reports))
 
 
@@ -257,10 +258,8 @@ def load_results_from_pages(pages: Iterable[Mapping[str, Any]], label: str, mode
     n_pages = 0
     for n_pages, page in enumerate(pages, 1):
         read_xapi("", f"{label} page {n_pages}", mode, actors, dict(page))
-    skipped = []
-    if actors.duplicates:
-        skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
-    return _matrix(actors.learners(), n_pages, skipped, [])
+    actors.apply_voids()
+    return _matrix(actors.learners(), n_pages, actors.notes(), [])
 
 
 def _matrix(learners: list[Learner], n_files: int, skipped: list[str], warnings: list[str]) -> Responses:

@@ -224,6 +224,15 @@ def regrade_history(store: Any, attempt_uid: str | None = None) -> list[RegradeR
     return [RegradeRecord(u, i, bool(o), bool(n), h, _when(a)) for u, i, o, n, h, a in rows]
 
 
+def regrades_by_attempt(store: Any) -> dict[str, list[RegradeRecord]]:
+    """Every attempt's regrades, oldest first, by attempt uid: what the xAPI export needs to void the statements
+    of earlier grades and give the current one a new id."""
+    out: dict[str, list[RegradeRecord]] = {}
+    for r in regrade_history(store):
+        out.setdefault(r.attempt_uid, []).append(r)
+    return out
+
+
 def _when(text: str) -> dt.datetime:
     from study.progress.store import parse_iso
     from study.progress.store_open import StoreError

@@ -4,35 +4,14 @@ date the real run then sets, not the one before the regrade."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
-from study.bank import load_bank
 from study.cli import main
 from study.progress import open_store
 from study.progress.readiness import measured_score
 from study.progress.regrades import rescore_report
-from tests.unit.analysis.classgen import DIFFICULTY, FLIP_ID, T0, _answer, write_bank
-
-LEARNER = 15  # knows every question but the hardest single one: 4 of 6 marked right by the flipped key
-
-
-def take_exam(db: Path, bank_dir: Path, learner: int = LEARNER, start: dt.datetime = T0) -> str:
-    """One timed exam over the whole small bank, answered through the quiz session and submitted."""
-    from study.quiz.instance import instantiate
-    from study.quiz.session import QuizSession
-
-    bank = load_bank(questions=[str(bank_dir)])
-    insts = [instantiate(q, f"s{learner}", as_choice=False, hash_=bank.content_hash(q.id)) for q in bank.questions]
-    with open_store(db, fuzz=False) as store:
-        session = QuizSession(insts, mode="exam", started_at=start, minutes=90, store=store, target_percent=70)
-        for i, inst in enumerate(insts):
-            session.goto(i, now=start + dt.timedelta(minutes=i))
-            session.answer(_answer(inst, learner >= DIFFICULTY[inst.qid], inst.qid, False),
-                           now=start + dt.timedelta(minutes=i, seconds=30))
-        session.submit(now=start + dt.timedelta(minutes=20))
-        return session.id
+from tests.unit.analysis.classgen import FLIP_ID, take_exam, write_bank
 
 
 def _exam_report(db: Path) -> dict:
