@@ -102,7 +102,10 @@ class _Builder:
         """The statement voiding ``target`` (Data 2.3.2). Its context names the course and the activity the
         voided statement was about, so a query for either (``related_activities``) finds the void too, and
         says in an extension what the regrade changed; no ``revision`` or ``platform``, which 2.4.6 allows only
-        with an Activity object."""
+        with an Activity object. ``at`` is the voided statement's own timestamp, not the regrade's time: the
+        void is then the same statement from every copy of the store regraded alike (an LRS compares the
+        timestamp too, Data 2.3.1, and would refuse the second copy's void as a conflict), and a query by
+        time (``since``) that finds the voided statement finds its void."""
         self.summary.voids += 1
         ctx: dict[str, Any] = {}
         if session_id:
@@ -159,7 +162,7 @@ class _Builder:
         # context", Data 2.4.6).
         st["context"]["statement"] = {"objectType": "StatementRef", "id": self.versioned_id(what, len(history) - 1)}
         sid = a.get("session_id")
-        voids = [self.void(self.versioned_id(what, k), f"{what}|{k + 1}", r.at, st["object"]["id"],
+        voids = [self.void(self.versioned_id(what, k), f"{what}|{k + 1}", a["at"], st["object"]["id"],
                            str(sid) if sid else None,
                            {"was_correct": r.old_correct, "now_correct": r.new_correct})
                  for k, r in enumerate(history)]
@@ -298,7 +301,7 @@ class _Builder:
                 was = isinstance(right_then, int) and 100.0 * right_then / total >= float(target)
             for verb in ["completed"] + (["passed" if was else "failed"] if graded else []):
                 what = f"session|{s.id}|{verb}"
-                out.append(self.void(self.versioned_id(what, k), f"{what}|{k + 1}", r["at"],
+                out.append(self.void(self.versioned_id(what, k), f"{what}|{k + 1}", s.finished_at,
                                      self.assessment(mode)["id"], s.id,
                                      {"was_correct": r.get("correct"), "of": total}))
         return out

@@ -6,12 +6,15 @@ whichever file holds the void and in whichever order the files are read."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from study.analysis.results import load_results
 from study.cli import main
+from study.progress import open_store
+from study.progress.regrades import regrade_history
 from tests.unit.analysis.classgen import FLIP_ID, take_exam, write_bank
 
 try:  # the validator lives beside this file; a package __init__ there would make the import relative
@@ -79,6 +82,22 @@ def test_the_old_statements_are_voided_and_the_new_grade_has_new_ids(regraded, t
     # Exported again: the very same statements, so an LRS stores them once.
     assert export(db, fixed, tmp_path / "again.jsonl") == after
     assert "3 voiding statements for regrades" in capsys.readouterr().err
+
+
+def test_a_copy_of_the_store_regraded_later_sends_the_same_statements(tmp_path: Path, capsys) -> None:
+    # A copy (another machine, a restored file) regraded at another time must not conflict in the LRS with
+    # what the first copy sent: an LRS compares every property, the timestamp included (Data 2.3.1).
+    flipped = write_bank(tmp_path / "flipped", flipped=True).parent
+    fixed = write_bank(tmp_path / "fixed", flipped=False).parent
+    db = tmp_path / "me.db"
+    take_exam(db, flipped)
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    assert main(["--db", str(db), "regrade", "--questions", str(fixed)]) == 0
+    assert main(["--db", str(copy), "regrade", "--questions", str(fixed)]) == 0
+    with open_store(db) as a, open_store(copy) as b:  # two regrades, at two times (microseconds apart at least)
+        assert [r.at for r in regrade_history(a)] != [r.at for r in regrade_history(b)]
+    assert export(db, fixed, tmp_path / "a.jsonl") == export(copy, fixed, tmp_path / "b.jsonl")
 
 
 @pytest.mark.parametrize("order", ["before-first", "after-first"])
