@@ -118,13 +118,15 @@ def _join_both_forms(exports: list[ProgressExport], actors: XapiActors, warnings
     that export's (an answer in both, same question and second, once) when the actor carries the store's
     learner id; the class is warned when the two forms are mixed and some cannot be matched."""
     by_learner = {ex.learner: ex for ex in exports if ex.learner}
-    unmatched = 0
+    named: list[str] = []  # actors that carry no learner id: given with --actor
     for key in list(actors.read):
         name = key.rsplit("|", 1)[-1]
         found = _ACTOR_LEARNER.search(name)
-        ex = by_learner.get(found.group(1)) if found and found.end() == len(name) else None
+        carries_id = bool(found and found.end() == len(name)) and "@" not in key
+        ex = by_learner.get(found.group(1)) if found and carries_id else None
         if ex is None:
-            unmatched += 1
+            if not carries_id:
+                named.append(key)
             continue
         times, qids, marks = actors.columns.pop(key, ([], [], []))
         read = actors.read.pop(key)
@@ -146,9 +148,23 @@ def _join_both_forms(exports: list[ProgressExport], actors: XapiActors, warnings
         ex.read = max(ex.read, read, len(kept))
         warnings.append(f"{ex.label} and the xAPI statements of {name} are one learner (learner id "
                         f"{ex.learner}): counted once")
-    if unmatched and exports:
-        warnings.append(f"{unmatched} xAPI learner(s) and {len(exports)} progress export(s) could not be matched "
-                        "(an --actor hides the store's learner id): a learner who sent both counts twice")
+    if not (exports and actors.read):
+        return
+    # Each cause in its own words: an actor and an export that both carry learner ids and differ are two
+    # learners, each with one form, and say nothing.
+    no_id = [ex.label for ex in exports if not ex.learner]
+    if no_id:
+        warnings.append(f"{len(no_id)} progress export(s) carry no learner id ({_some(no_id)}): written by a study "
+                        "from before every export carried one, they cannot be matched with xAPI statements, so "
+                        "a learner who sent both counts twice; export it again with this version")
+    if named:
+        warnings.append(f"{len(named)} xAPI actor(s) given with --actor ({_some(named)}) carry no store learner "
+                        "id, so they cannot be matched with progress exports: a learner who sent both counts "
+                        "twice")
+
+
+def _some(names: list[str], n: int = 3) -> str:
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
 def _kind(text: str) -> tuple[str, Any]:

@@ -24,8 +24,9 @@ old ones reports no conflict.
 
 The actor is ``--actor`` (an email, or ``HOMEPAGE|NAME`` for an account). Without it, the actor is an account on the
 base's site (``https://study-nca-aiio.invalid``) named after the progress store's learner, not the computer's
-user: ``<local user name>-<learner id>``, where the learner id is 12 random hex digits made on the first xAPI export
-and kept in the store's settings (``learner_id``). So 24 stores exported on lab machines all logged in as ``root``
+user: ``<local user name>-<learner id>``, where the learner id is 12 random hex digits made on the store's first export
+of any kind (``Store.learner_id``) and kept in its settings (``learner_id``), so a JSON export made before any
+xAPI export carries it too and the analysis counts the two as one learner. So 24 stores exported on lab machines all logged in as ``root``
 give 24 actors, while one store exported again keeps its actor (and its statement ids). The id travels with the
 store's JSON backup, so a restored store keeps it too. An institution should still pass ``--actor`` with the
 learner's real identity, which overrides the default. The answer exactly as given (shown letters,
