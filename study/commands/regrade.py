@@ -73,13 +73,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"{c.item_id}  answered {c.at:%Y-%m-%d %H:%M}  {mark(c.old_correct)} -> {mark(c.new_correct)}")
     print(f"{len(changes)} answer(s) {verb}; {plan.unchanged} kept their grade; {plan.not_comparable} asked "
           f"differently or without the response kept (grade kept)"
-          + (f"; {plan.missing} answer(s) to questions no longer in the bank (grade kept)" if plan.missing else ""))
+          + (f"; {_missing(args, plan)}" if plan.missing else ""))
     for q, s in sorted(due.items()):
         if s is not None:
             print(f"  {q}: next review {s.due:%Y-%m-%d %H:%M} UTC")
     for r in outcome.sessions:
         print(f"  {r.mode} {r.session_id[:12]}: {_score(r.was)} -> {_score(r.now)}")
     return 0
+
+
+def _missing(args: argparse.Namespace, plan: Any) -> str:
+    """The answers to questions outside the bank, said truly: with --questions, the built-in questions a
+    learner also answered are only outside the bank given, not gone."""
+    if not args.questions:
+        return f"{plan.missing} answer(s) to questions no longer in the bank (grade kept)"
+    from study.bank import load_bank
+
+    try:
+        shipped = {q.id for q in load_bank().questions}
+    except (OSError, ValueError):
+        shipped = set()
+    builtin = sum(n for qid, n in plan.missing_by_id.items() if qid in shipped)
+    return (f"{plan.missing} answer(s) to questions outside the bank given with --questions"
+            + (f", {builtin} of them built-in (grade kept; regrade without --questions for those)" if builtin
+               else " (grade kept)"))
 
 
 def _score(v: Any) -> str:
