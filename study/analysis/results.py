@@ -119,6 +119,7 @@ def _join_both_forms(exports: list[ProgressExport], actors: XapiActors, warnings
     learner id; the class is warned when the two forms are mixed and some cannot be matched."""
     by_learner = {ex.learner: ex for ex in exports if ex.learner}
     named: list[str] = []  # actors that carry no learner id: given with --actor
+    joined: list[tuple[str, str, str]] = []  # (export, actor name, learner id) of each learner matched
     for key in list(actors.read):
         name = key.rsplit("|", 1)[-1]
         found = _ACTOR_LEARNER.search(name)
@@ -146,8 +147,17 @@ def _join_both_forms(exports: list[ProgressExport], actors: XapiActors, warnings
         if ex.kept_uids is not None:
             ex.kept_uids = [k[3] for k in kept]
         ex.read = max(ex.read, read, len(kept))
-        warnings.append(f"{ex.label} and the xAPI statements of {name} are one learner (learner id "
-                        f"{ex.learner}): counted once")
+        joined.append((ex.label, name, str(ex.learner)))
+    if len(joined) == 1:
+        label, name, learner = joined[0]
+        warnings.append(f"{label} and the xAPI statements of {name} are one learner (learner id {learner}): "
+                        "counted once")
+    elif joined:
+        # One line with the count: a class that sends both forms would otherwise get a line per learner.
+        shown = ", ".join(f"{label} + {name}" for label, name, _ in joined[:3])
+        more = f", and {len(joined) - 3} more" if len(joined) > 3 else ""
+        warnings.append(f"{len(joined)} learners sent both a progress export and xAPI statements, matched by their "
+                        f"learner id: each counted once ({shown}{more})")
     if not (exports and actors.read):
         return
     # Each cause in its own words: an actor and an export that both carry learner ids and differ are two
@@ -208,6 +218,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     warnings: list[str] = []
     actors = XapiActors()
     reports: list[dict[str, Any]] = []
+    pages_left: list[tuple[str, str]] = []  # (file, warning) of each LRS page that says there are more
     for path, named in files:
         label = str(path)
         try:
@@ -255,8 +266,14 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
             raise ResultsError(f"{label}: JSON nested too deeply to be xAPI statements") from None
         more = more_warning(data, label)
         if more:
-            warnings.append(more)
+            pages_left.append((label, more))
     actors.apply_voids()  # before the xAPI answers join a progress export's: a voided one joins nothing
+    if len(pages_left) == 1:
+        warnings.append(pages_left[0][1])
+    elif pages_left:
+        warnings.append(f"{len(pages_left)} files are LRS pages that say the LRS has more statements than they hold "
+                        f"({_some([label for label, _ in pages_left])}); only the ones in the files were read — fetch the next pages into "
+                        "files of their own and analyse them together")
     _join_both_forms(exports, actors, warnings)
     learners = merge_exports(exports, warnings)
     learners.extend(actors.learners())

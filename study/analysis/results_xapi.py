@@ -161,7 +161,7 @@ class XapiActors:
         for f in self.files:
             if f.lines and len(f.ids) == 1:
                 by_actor.setdefault(next(iter(f.ids)), []).append(f)
-        out = []
+        shared: list[tuple[str, int]] = []
         for actor, files in by_actor.items():
             if len(files) < 2:
                 continue
@@ -172,9 +172,18 @@ class XapiActors:
                 merged = set(ids).union(*touching)
                 groups = [g for g in groups if all(g is not t for t in touching)] + [merged]
             if len(groups) > 1:
-                out.append(f"{len(files)} files share the actor {actor}; they are counted as one learner — give "
-                           "each learner their own --actor")
-        return out
+                shared.append((actor, len(files)))
+        if len(shared) == 1:
+            actor, n = shared[0]
+            return [f"{n} files share the actor {actor}; they are counted as one learner — give each learner "
+                    "their own --actor"]
+        if not shared:
+            return []
+        # One line for the class, with the count, rather than one per actor.
+        shown = ", ".join(f"{actor}: {n} files" for actor, n in shared[:3])
+        more = f", and {len(shared) - 3} more" if len(shared) > 3 else ""
+        return [f"{len(shared)} actors are each shared by files with no statement in common ({shown}{more}); "
+                "each is counted as one learner — give each learner their own --actor"]
 
 
 def read_xapi(text: str, label: str, mode: str, actors: XapiActors, parsed: Any = None) -> None:
