@@ -232,6 +232,11 @@ def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[
     return out
 
 
+def key_location(question: Question) -> str | None:
+    """file:line of ``question``'s key, for a question no response table was made for."""
+    return _KeyLocations().of(question)
+
+
 class _KeyLocations:
     """file:line of each question's key (``answer:``, or the first ``correct: true`` choice), read once per
     file with the same YAML reader the bank uses, so the line is the one the loader saw."""
