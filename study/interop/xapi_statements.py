@@ -277,7 +277,10 @@ class _Builder:
             result["extensions"] = {f"{self.ext}/target-percent": target,
                                     f"{self.ext}/timed-out": bool(report.get("timed_out", False))}
         verbs = ["completed"] + (["passed" if passed else "failed"] if graded else [])
-        regrades = [r for r in report.get("regrades") or () if isinstance(r, dict) and isinstance(r.get("at"), str)]
+        listed = report.get("regrades")
+        # A report damaged or edited by hand states no regrade it cannot show: its statements keep their ids.
+        regrades = [r for r in listed if isinstance(r, dict) and isinstance(r.get("at"), str)] \
+            if isinstance(listed, list) else []
         version = len(regrades)
         out = []
         for verb in verbs:
@@ -298,7 +301,8 @@ class _Builder:
             was = r.get("passed")
             if not isinstance(was, bool):
                 right_then = r.get("correct")
-                was = isinstance(right_then, int) and 100.0 * right_then / total >= float(target)
+                was = isinstance(right_then, int) and isinstance(target, (int, float)) \
+                    and 100.0 * right_then / total >= float(target)
             for verb in ["completed"] + (["passed" if was else "failed"] if graded else []):
                 what = f"session|{s.id}|{verb}"
                 out.append(self.void(self.versioned_id(what, k), f"{what}|{k + 1}", s.finished_at,

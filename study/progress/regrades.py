@@ -175,7 +175,8 @@ def rescore_report(report: Mapping[str, Any], changes: Iterable[tuple[str, bool,
     question is not in this report, or was left blank there: a blank has no attempt to regrade). What the
     report said before is appended to its ``regrades`` list; ``report`` itself is not changed."""
     new = copy.deepcopy(dict(report))
-    questions = [q for q in new.get("questions") or () if isinstance(q, dict)]
+    listed = new.get("questions")
+    questions = [q for q in listed if isinstance(q, dict)] if isinstance(listed, list) else []
     used: set[int] = set()
     delta = 0
     for qid, old, now in changes:

@@ -91,3 +91,26 @@ def test_rescore_report_leaves_a_report_without_the_question_alone():
     out = rescore_report(report, [("a", True, False)], "2026-12-01T00:00:00+00:00")
     assert out is not None and (out["correct"], out["score"], out["by_domain"]["1"]["percent"]) == (0, 0.0, 0.0)
     assert report["correct"] == 1  # the argument is not changed
+
+
+def test_a_damaged_report_is_scored_again_where_it_can_be_and_never_raises():
+    stamp = "2026-12-01T00:00:00+00:00"
+    for broken in ({"questions": 5}, {"questions": "abc", "correct": "seven"}, {"questions": [1, None, "q"]},
+                   {"questions": [{"id": "a", "correct": False, "domain": "1"}], "by_domain": "x",
+                    "by_objective": {"1.1": 3}, "correct": True, "total": None, "target_percent": "70",
+                    "regrades": {"not": "a list"}}):
+        out = rescore_report(broken, [("a", False, True)], stamp)
+        assert out is None or out["questions"][0]["correct"] is True
+
+
+def test_a_report_whose_regrades_are_damaged_keeps_its_statement_ids():
+    from study.interop.xapi import build_statements
+
+    session = {"id": "s1", "kind": "exam", "started_at": "2026-11-02T09:00:00+00:00",
+               "finished_at": "2026-11-02T09:20:00+00:00", "state_json": None}
+    actor = {"objectType": "Agent", "mbox": "mailto:a@example.com"}
+    report = {"total": 2, "correct": 1, "passed": False, "target_percent": 70}
+    plain = build_statements({"sessions": [dict(session, report_json=json.dumps(report))]}, None, actor)[0]
+    for regrades in (7, "x", [1, {"at": 5}], {"at": "2026-12-01"}):
+        damaged = json.dumps(dict(report, regrades=regrades))
+        assert build_statements({"sessions": [dict(session, report_json=damaged)]}, None, actor)[0] == plain
