@@ -62,7 +62,10 @@ def render_responses(analysis: Any, console: Console, *, flagged_only: bool = Fa
                               soft_wrap=True)
             for c in named:
                 what = "key rejected" if c.role == "key" else "distractor chosen"
-                text = escape(_safe(c.response, keep_newlines=False))
+                # A number is named by its value, then by the mistake it models (or as the key).
+                label = c.response if c.value is None else \
+                    f"{c.value} ({'the key' if c.role == 'key' else c.response})"
+                text = escape(_safe(label, keep_newlines=False))
                 console.print(f"    {what} ({c.top}/{table.top_size} of the top third): {text} at "
                               f"{escape(_key_place(c.location))}", highlight=False, soft_wrap=True)
     if hinted:

@@ -119,6 +119,7 @@ class Culprit:
     role: str  # "key" (marked right, rejected) or "distractor" (marked wrong, chosen)
     top: int
     location: str | None  # file:line of the choice (or of ``answer:``) in the bank
+    value: str | None = None  # a number's value with its unit (a range for a templated question), else None
 
 
 def _culprits(buckets: list[Bucket], top: dict[str, int], third: int) -> list[tuple[Bucket, str]]:
@@ -138,20 +139,54 @@ def _culprits(buckets: list[Bucket], top: dict[str, int], third: int) -> list[tu
     return [(b, "key") for b in rejected] + [(b, "distractor") for b in chosen]
 
 
-def _label(question: Question, bucket: Bucket) -> str:
-    return bucket.label if question.type != "numeric" else f"the distractor \"{bucket.label}\""
+def numeric_values(question: Question, bucket: Bucket, answers: Sequence[tuple[int, Response]],
+                   keys: Keys) -> str | None:
+    """The value a numeric response class stands for, as the learners were asked it: the key's or the
+    distractor's value in each learner's instance, with its unit (``140 GB``); a templated question's values
+    differ by learner, so it is their range (``14 GB to 26 GB (each learner's numbers)``). None for a choice,
+    for ``other``, or when no instance can be built."""
+    if question.type != "numeric" or bucket.key == OTHER:
+        return None
+    from study.quiz.instance import format_value
+
+    why = (question.distractors or ())[bucket.index].why if bucket.index is not None else None
+    values: dict[str, float] = {}
+    for _row, response in answers:
+        inst = keys.instance(question, response.params)
+        num = inst.numeric if inst is not None else None
+        if num is None:
+            continue
+        value = num.value if why is None else next((v for v, w in num.distractors if w == why), None)
+        if value is not None:
+            values[format_value(value, num.unit, num.digits)] = value
+    if not values:
+        return None
+    if len(values) == 1:
+        return next(iter(values))
+    (lo, _), (hi, _) = min(values.items(), key=lambda kv: kv[1]), max(values.items(), key=lambda kv: kv[1])
+    return f"{lo} to {hi} (each learner's numbers)"
 
 
-def _hint(question: Question, named: list[tuple[Bucket, str]], top: dict[str, int], third: int) -> str | None:
+def _label(question: Question, bucket: Bucket, value: str | None, role: str) -> str:
+    if question.type != "numeric":
+        return bucket.label
+    if role == "key":
+        return value or "the key's value"
+    # The value first: the instructor compares it with the key; the mistake's text says how it arises.
+    return f"{value}, the mistake \"{bucket.label}\"" if value else f"the mistake \"{bucket.label}\""
+
+
+def _hint(question: Question, named: list[tuple[Bucket, str]], top: dict[str, int], third: int,
+          values: Mapping[str, str | None]) -> str | None:
     if not named:
         return None
-    chose = " and ".join(f"{_label(question, b)} ({top.get(b.key, 0)} of {third})" for b, r in named
-                         if r == "distractor")
+    chose = " and ".join(f"{_label(question, b, values.get(b.key), r)} ({top.get(b.key, 0)} of {third})"
+                         for b, r in named if r == "distractor")
     text = f"the key may be wrong: the strongest learners chose {chose}"
     keys = [b for b, r in named if r == "key"]
     if keys and question.type != "true_false":  # a true/false key is one line; naming False adds nothing
-        text += ", not the key " + " and ".join(f"{_label(question, b)} ({top.get(b.key, 0)} of {third})"
-                                                for b in keys)
+        text += ", not the key " + " and ".join(
+            f"{_label(question, b, values.get(b.key), 'key')} ({top.get(b.key, 0)} of {third})" for b in keys)
     return text
 
 
@@ -187,13 +222,19 @@ def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[
                                  100 * count.get(b.key, 0) / known_n, top.get(b.key, 0), bottom.get(b.key, 0))
                      for b in buckets)
         named = _culprits(buckets, top, len(top_rows)) if known_n >= min_responses else []
-        hint = _hint(question, named, top, len(top_rows))
+        values = {b.key: numeric_values(question, b, answers, keys) for b, _role in named}
+        hint = _hint(question, named, top, len(top_rows), values)
         culprits = tuple(Culprit(b.label if b.key != RIGHT else "right", role, top.get(b.key, 0),
-                                 locations.of(question, b)) for b, role in named)
+                                 locations.of(question, b), values.get(b.key)) for b, role in named)
         first_key = next((c.location for c in culprits if c.role == "key"), None)
         out[question.id] = ResponseTable(known_n, len(top_rows), len(bottom_rows), rows, hint,
                                          first_key or locations.of(question), culprits)
     return out
+
+
+def key_location(question: Question) -> str | None:
+    """file:line of ``question``'s key, for a question no response table was made for."""
+    return _KeyLocations().of(question)
 
 
 class _KeyLocations:

@@ -55,8 +55,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", metavar="FILE",
                    help="also write the figures as CSV for a spreadsheet: one row per question (per learner with "
                    "--by-learner); '-' writes it to standard output instead of the report")
+    p.add_argument("--choices-csv", metavar="FILE",
+                   help="also write the response analysis as CSV in long form, for a pivot table: one row per "
+                   "question and response (question, response, correct, count, share, top, bottom, the thirds' "
+                   "sizes); '-' writes it to standard output instead of the report")
     p.add_argument("--force", action="store_true",
-                   help="replace the --csv FILE even if it is not an earlier CSV of study analyze (an export, a store)")
+                   help="replace the --csv or --choices-csv FILE even if it is not an earlier CSV of study analyze "
+                   "(an export, a store)")
     p.add_argument("--by-learner", action="store_true",
                    help="a gradebook: each learner's score, questions answered, and score per domain")
     p.add_argument("--group", metavar="NAME", help="only the learners of this group (see --groups)")
@@ -87,11 +92,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--since goes with --lrs")
     if bool(args.group) != bool(args.groups):
         raise UsageError("--group NAME and --groups FILE go together")
-    if args.csv:
+    if args.csv == "-" and args.choices_csv == "-":
+        raise UsageError("--csv - and --choices-csv - cannot both write to standard output")
+    for target in (args.csv, args.choices_csv):
+        if not target:
+            continue
         from study.interop.output import refusal
 
         # Before any work: `--csv class/alice.json` or `--csv <the store>` replaced that file with the figures.
-        reason = refusal(args.csv, force=args.force, fmt="csv")
+        reason = refusal(target, force=args.force, fmt="csv")
         if reason:
             raise UsageError(reason)
     try:
@@ -140,19 +149,28 @@ def run(args: argparse.Namespace) -> int:
         from study.analysis.gradebook import gradebook
 
         book = gradebook(responses, bank)
-    if args.csv:
-        from study.analysis.csv_out import learners_csv, questions_csv
+    to_stdout = False
+    for target, make in ((args.csv, "table"), (args.choices_csv, "choices")):
+        if not target:
+            continue
+        from study.analysis.csv_out import choices_csv, learners_csv, questions_csv
 
-        text = learners_csv(book) if book is not None else questions_csv(analysis)
-        if args.csv == "-":
+        if make == "choices":
+            text = choices_csv(analysis)
+        else:
+            text = learners_csv(book) if book is not None else questions_csv(analysis)
+        if target == "-":
             sys.stdout.write(text)
-            return findings
+            to_stdout = True
+            continue
         try:
-            with open(args.csv, "w", encoding="utf-8", newline="") as fh:
+            with open(target, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
         except OSError as exc:
-            print(f"study: error: cannot write {args.csv}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"study: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
             return 1
+    if to_stdout:
+        return findings
     if args.json:
         data = analysis.to_dict()
         if book is not None:

@@ -87,7 +87,7 @@ def _is_export(path: Path, fmt: str) -> bool:
     if fmt == "xapi":
         return _is_statement_line(head)
     if fmt == "csv":  # study analyze --csv, per question or per learner (study.analysis.csv_out)
-        return head.startswith((b"question,location,", b"learner,score,answered"))
+        return head.startswith((b"question,location,", b"learner,score,answered", b"question,response,correct,"))
     if fmt == "anki":
         import zipfile
 
