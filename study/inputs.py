@@ -33,6 +33,11 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
         if len(data) > limit:
             raise InputFileError(f"standard input is larger than {_size(limit)}")
         return data
+    from study.held_files import refusal
+
+    held = refusal(label)  # closing a descriptor of a store this process uses would drop its locks
+    if held:
+        raise InputFileError(held)
     try:
         # O_NONBLOCK: opening a FIFO for reading must not wait for a writer before the type check below.
         fd = os.open(label, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 
-# C0 controls except tab and newline, DEL, and the C1 controls (U+0080 to U+009F; U+009B is a one-character CSI).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 controls except tab and newline, DEL, the C1 controls (U+0080 to U+009F; U+009B is a one-character CSI),
+# and lone surrogates: Python reads an undecodable byte of argv or stdin as U+DC80 to U+DCFF and writes it back
+# out as that raw byte, so a 0x9B typed on the command line would reach the terminal as a CSI.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 # Unicode's bidirectional overrides and isolates reorder what follows them (the "Trojan source" trick).
 _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
@@ -19,6 +21,8 @@ def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code == 0x0D:
         return "\\r"
+    if 0xDC80 <= code <= 0xDCFF:  # the byte it stands for, as it was typed
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 

@@ -1,5 +1,7 @@
 """``study analyze --csv FILE``: the figures for a spreadsheet, one row per question (or per learner with
-``--by-learner``). Text from outside (ids, actors) is written with its control characters escaped, and a
+``--by-learner``), with the question's objective and where its key is written; ``--choices-csv FILE``: the
+response analysis in long form, one row per question and response (question, response, correct, count, top,
+bottom and the sizes of the thirds), which a pivot table turns into any view. Text from outside (ids, actors) is written with its control characters escaped, and a
 cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@`` first) is quoted with ``'``."""
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ def to_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 QUESTION_COLUMNS = ("question", "location", "type", "responses", "facility", "sd", "discrimination",
                     "discriminative_efficiency", "intended_weight", "effective_weight", "random_guess",
-                    "regraded", "flags", "key_hint")
+                    "regraded", "flags", "key_hint", "objective", "key_location")
+# New columns go last: an earlier CSV is recognised (and may be replaced) by how its header starts.
+CHOICE_COLUMNS = ("question", "response", "correct", "count", "share", "top", "bottom", "top_size", "bottom_size")
 
 
 def questions_csv(analysis: Any) -> str:
@@ -51,8 +55,22 @@ def questions_csv(analysis: Any) -> str:
         table = analysis.responses.get(q.id)
         rows.append((q.id, q.location, q.type, q.responses, q.facility, q.sd, q.discrimination,
                      q.discriminative_efficiency, q.intended_weight, q.effective_weight, q.random_guess,
-                     analysis.regraded.get(q.id, 0), "; ".join(q.flags), table.hint if table else None))
+                     analysis.regraded.get(q.id, 0), "; ".join(q.flags), table.hint if table else None,
+                     q.objective, q.key_location))
     return to_csv(QUESTION_COLUMNS, rows)
+
+
+def choices_csv(analysis: Any) -> str:
+    """One row per (question, response class), in the report's question order."""
+    rows = []
+    for q in analysis.questions:
+        table = analysis.responses.get(q.id)
+        if table is None:
+            continue
+        for r in table.rows:
+            rows.append((q.id, r.response, "yes" if r.correct else "no", r.count, r.share, r.top, r.bottom,
+                         table.top_size, table.bottom_size))
+    return to_csv(CHOICE_COLUMNS, rows)
 
 
 def learners_csv(rows: Sequence[Any]) -> str:

@@ -60,17 +60,32 @@ def _member_forms(member: str) -> set[str]:
     return forms
 
 
+class UnknownGroup(ResultsError):
+    """``--group`` names no group of the file: a mistake in the command line (exit 2), not in the results."""
+
+
 def only_group(responses: Responses, groups: dict[str, list[str]], name: str, label: str) -> Responses:
-    """``responses`` restricted to the learners of group ``name``; an unknown group is an error."""
+    """``responses`` restricted to the learners of group ``name``; an unknown group is an error, and each
+    member that matches no learner of the results is a warning (a typo, or a learner who sent nothing, was
+    dropped silently before)."""
     if name not in groups:
         known = ", ".join(sorted(groups)) or "none"
-        raise ResultsError(f"{label}: no group {name!r} (groups: {known})")
+        raise UnknownGroup(f"{label}: no group {name!r} (groups: {known})")
+    names = [_names(lr) for lr in responses.learners]
+    unmatched = [m for m in groups[name] if not any(_member_forms(m) & n for n in names)]
     wanted: set[str] = set().union(*(_member_forms(m) for m in groups[name])) if groups[name] else set()
-    rows = [r for r, lr in enumerate(responses.learners) if _names(lr) & wanted]
+    rows = [r for r, n in enumerate(names) if n & wanted]
     new_row = {r: n for n, r in enumerate(rows)}
+    warnings = responses.warnings
+    if unmatched:
+        shown = ", ".join(repr(m) for m in unmatched[:10]) + (f" and {len(unmatched) - 10} more"
+                                                              if len(unmatched) > 10 else "")
+        warnings += (f"{label}: {len(unmatched)} member(s) of group {name!r} match no learner in the results "
+                     f"(no file or actor of that name): {shown}",)
     return replace(
         responses,
         learners=tuple(responses.learners[r] for r in rows),
         marks=responses.marks[rows, :],
         given={(new_row[r], c): v for (r, c), v in responses.given.items() if r in new_row},
+        warnings=warnings,
     )

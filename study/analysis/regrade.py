@@ -9,7 +9,7 @@ reworded stem, an edited choice) keeps its grade: the learner answered another q
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Mapping
 
@@ -23,7 +23,8 @@ class RegradePlan:
     changes: tuple[RegradeChange, ...]
     unchanged: int  # attempts of changed questions whose mark stays
     not_comparable: int  # attempts of changed questions asked differently, or with no response kept
-    missing: int  # attempts of questions no longer in the bank
+    missing: int  # attempts of questions not in the bank regraded against
+    missing_by_id: Mapping[str, int] = field(default_factory=dict)  # those attempts per question id
 
 
 def _still_matches(question: Any, shown: Mapping[str, Any], params: Mapping[str, Any], keys: Keys) -> bool:
@@ -61,10 +62,12 @@ def plan_regrade(attempts: list[Any], bank: Any) -> RegradePlan:
     keys = Keys()
     changes: list[RegradeChange] = []
     unchanged = not_comparable = missing = 0
+    missing_by_id: dict[str, int] = {}
     for a in attempts:
         question = known.get(a.item_id)
         if question is None:
             missing += 1
+            missing_by_id[a.item_id] = missing_by_id.get(a.item_id, 0) + 1
             continue
         now_hash = hashes.get(a.item_id) or hashes.setdefault(a.item_id, current_hash(question))
         if a.content_hash == now_hash:
@@ -82,4 +85,4 @@ def plan_regrade(attempts: list[Any], bank: Any) -> RegradePlan:
         else:
             changes.append(RegradeChange(a.uid, a.item_id, a.at, float(a.seconds), a.correct, bool(mark), now_hash))
     changes.sort(key=lambda c: (c.at, c.attempt_uid))
-    return RegradePlan(tuple(changes), unchanged, not_comparable, missing)
+    return RegradePlan(tuple(changes), unchanged, not_comparable, missing, missing_by_id)

@@ -58,6 +58,8 @@ class QuestionReport:
     effective_weight: float | None
     random_guess: float | None
     flags: tuple[str, ...]
+    objective: str | None = None  # the blueprint objective, None when the bank has no such question
+    key_location: str | None = None  # file:line of the key (``answer:``, or the first ``correct: true``)
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,8 @@ def analyse(responses: Responses, bank: Bank | None = None, *, mode: str = "all"
     test = quiz_statistics(marks)
     tables = response_tables(marks, responses.questions, responses.given, known, keys,
                              min_responses=min_responses)
+    from study.analysis.responses import key_location
+
     rows = []
     for j, qid in enumerate(responses.questions):
         q = known.get(qid)
@@ -191,6 +195,8 @@ def analyse(responses: Responses, bank: Bank | None = None, *, mode: str = "all"
             random_guess=random_guess_score(q, mode) if q is not None else None,
             flags=_flags(int(items.responses[j]), fac, disc, min_responses)
             + ((FLAG_KEY,) if qid in tables and tables[qid].hint else ()),
+            objective=q.objective if q is not None else None,
+            key_location=tables[qid].key_location if qid in tables else key_location(q) if q is not None else None,
         ))
     order = {q.id: n for n, q in enumerate(bank.questions)} if bank is not None else {}
 

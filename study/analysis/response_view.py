@@ -34,8 +34,10 @@ def render_responses(analysis: Any, console: Console, *, flagged_only: bool = Fa
         return
     console.print("[bold]Responses[/] (top / bottom: thirds by rest score; \u2713 right by the current key)",
                   highlight=False)
+    hinted = False
     for q in rows:
         table = analysis.responses[q.id]
+        hinted = hinted or bool(table.hint)
         regraded = analysis.regraded.get(q.id, 0)
         note = f", {regraded} regraded" if regraded else ""
         console.print(f"  [bold]{escape(q.id)}[/]  {table.known} responses, top {table.top_size} and bottom "
@@ -52,4 +54,22 @@ def render_responses(analysis: Any, console: Console, *, flagged_only: bool = Fa
                           soft_wrap=True)
         if table.hint:
             console.print(f"    [red]{escape(_safe(table.hint, keep_newlines=False))}[/]", highlight=False, soft_wrap=True)
-            console.print(f"    key at {escape(_key_place(table.key_location))}", highlight=False, soft_wrap=True)
+            # Each response the hint names on its own line with where it is written: with a choose-two the
+            # key to fix is the one the strong learners reject, not the first `correct: true` of the question.
+            named = [c for c in table.culprits if q.type != "true_false"]
+            if not named:
+                console.print(f"    key at {escape(_key_place(table.key_location))}", highlight=False,
+                              soft_wrap=True)
+            for c in named:
+                what = "key rejected" if c.role == "key" else "distractor chosen"
+                # A number is named by its value, then by the mistake it models (or as the key).
+                label = c.response if c.value is None else \
+                    f"{c.value} ({'the key' if c.role == 'key' else c.response})"
+                text = escape(_safe(label, keep_newlines=False))
+                console.print(f"    {what} ({c.top}/{table.top_size} of the top third): {text} at "
+                              f"{escape(_key_place(c.location))}", highlight=False, soft_wrap=True)
+    if hinted:
+        from study.analysis.responses import HINT_RULE
+
+        console.print(f"[dim]Wrong-key hints: {HINT_RULE}; a hint alone exits 0 unless --strict.[/]", highlight=False,
+                      soft_wrap=True)

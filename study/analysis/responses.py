@@ -47,7 +47,8 @@ class ResponseTable:
     bottom_size: int
     rows: tuple[ResponseRow, ...]
     hint: str | None  # "the key may be wrong: ...", None when the top third agrees with the key
-    key_location: str | None  # file:line of the key in the bank
+    key_location: str | None  # file:line of the key in the bank (of the first key the hint names, if any)
+    culprits: tuple[Culprit, ...] = ()  # what the hint names, each with its own line
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -100,17 +101,93 @@ def _third_rows(column: np.ndarray, rows: list[int]) -> tuple[set[int], set[int]
     return top, bottom
 
 
-def _hint(question: Question, buckets: list[Bucket], top: dict[str, int], third: int) -> str | None:
+# The evidence a hint needs (stated in `study analyze --help` and the README, as Moodle states its
+# thresholds): a top third of at least HINT_MIN_STRONG learners, a wrong response chosen by at least half of
+# them, and by at least HINT_MARGIN more of them than chose the least-chosen key. With two or three strong
+# learners, or a one-learner lead, a right key was accused on 6 of 8 questions of a weak group.
+HINT_MIN_STRONG = 5
+HINT_MARGIN = 2
+HINT_RULE = (f"a hint needs at least {HINT_MIN_STRONG} learners in the top third, a wrong response chosen by at "
+             f"least half of them and by at least {HINT_MARGIN} more of them than the least-chosen key")
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """One response a hint names: a key the strong learners reject, or a distractor they pick."""
+
+    response: str
+    role: str  # "key" (marked right, rejected) or "distractor" (marked wrong, chosen)
+    top: int
+    location: str | None  # file:line of the choice (or of ``answer:``) in the bank
+    value: str | None = None  # a number's value with its unit (a range for a templated question), else None
+
+
+def _culprits(buckets: list[Bucket], top: dict[str, int], third: int) -> list[tuple[Bucket, str]]:
     right = [b for b in buckets if b.correct]
     wrong = [b for b in buckets if not b.correct and b.key != OTHER]
-    if not right or not wrong or third == 0:
-        return None
+    if not right or not wrong or third < HINT_MIN_STRONG:
+        return []
     key_top = min(top.get(b.key, 0) for b in right)
-    best = max(wrong, key=lambda b: top.get(b.key, 0))
-    if top.get(best.key, 0) <= key_top:
+    chosen = [b for b in wrong
+              if 2 * top.get(b.key, 0) >= third and top.get(b.key, 0) >= key_top + HINT_MARGIN]
+    if not chosen:
+        return []
+    lead = max(top.get(b.key, 0) for b in chosen)
+    # A key is named when the strong learners reject it: under half chose it, and the chosen distractor
+    # outdraws it by the margin; a choose-two's other, right key (chosen by all of them) is not accused.
+    rejected = [b for b in right if 2 * top.get(b.key, 0) < third and top.get(b.key, 0) + HINT_MARGIN <= lead]
+    return [(b, "key") for b in rejected] + [(b, "distractor") for b in chosen]
+
+
+def numeric_values(question: Question, bucket: Bucket, answers: Sequence[tuple[int, Response]],
+                   keys: Keys) -> str | None:
+    """The value a numeric response class stands for, as the learners were asked it: the key's or the
+    distractor's value in each learner's instance, with its unit (``140 GB``); a templated question's values
+    differ by learner, so it is their range (``14 GB to 26 GB (each learner's numbers)``). None for a choice,
+    for ``other``, or when no instance can be built."""
+    if question.type != "numeric" or bucket.key == OTHER:
         return None
-    chose = best.label if question.type != "numeric" else f"the distractor \"{best.label}\""
-    return f"the key may be wrong: the strongest learners chose {chose} ({top[best.key]} of {third})"
+    from study.quiz.instance import format_value
+
+    why = (question.distractors or ())[bucket.index].why if bucket.index is not None else None
+    values: dict[str, float] = {}
+    for _row, response in answers:
+        inst = keys.instance(question, response.params)
+        num = inst.numeric if inst is not None else None
+        if num is None:
+            continue
+        value = num.value if why is None else next((v for v, w in num.distractors if w == why), None)
+        if value is not None:
+            values[format_value(value, num.unit, num.digits)] = value
+    if not values:
+        return None
+    if len(values) == 1:
+        return next(iter(values))
+    (lo, _), (hi, _) = min(values.items(), key=lambda kv: kv[1]), max(values.items(), key=lambda kv: kv[1])
+    return f"{lo} to {hi} (each learner's numbers)"
+
+
+def _label(question: Question, bucket: Bucket, value: str | None, role: str) -> str:
+    if question.type != "numeric":
+        return bucket.label
+    if role == "key":
+        return value or "the key's value"
+    # The value first: the instructor compares it with the key; the mistake's text says how it arises.
+    return f"{value}, the mistake \"{bucket.label}\"" if value else f"the mistake \"{bucket.label}\""
+
+
+def _hint(question: Question, named: list[tuple[Bucket, str]], top: dict[str, int], third: int,
+          values: Mapping[str, str | None]) -> str | None:
+    if not named:
+        return None
+    chose = " and ".join(f"{_label(question, b, values.get(b.key), r)} ({top.get(b.key, 0)} of {third})"
+                         for b, r in named if r == "distractor")
+    text = f"the key may be wrong: the strongest learners chose {chose}"
+    keys = [b for b, r in named if r == "key"]
+    if keys and question.type != "true_false":  # a true/false key is one line; naming False adds nothing
+        text += ", not the key " + " and ".join(
+            f"{_label(question, b, values.get(b.key), 'key')} ({top.get(b.key, 0)} of {third})" for b in keys)
+    return text
 
 
 def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[tuple[int, int], Response],
@@ -144,10 +221,20 @@ def response_tables(marks: np.ndarray, questions: Sequence[str], given: Mapping[
         rows = tuple(ResponseRow(b.label if b.key != RIGHT else "right", b.correct, count.get(b.key, 0),
                                  100 * count.get(b.key, 0) / known_n, top.get(b.key, 0), bottom.get(b.key, 0))
                      for b in buckets)
-        hint = _hint(question, buckets, top, len(top_rows)) if known_n >= min_responses else None
+        named = _culprits(buckets, top, len(top_rows)) if known_n >= min_responses else []
+        values = {b.key: numeric_values(question, b, answers, keys) for b, _role in named}
+        hint = _hint(question, named, top, len(top_rows), values)
+        culprits = tuple(Culprit(b.label if b.key != RIGHT else "right", role, top.get(b.key, 0),
+                                 locations.of(question, b), values.get(b.key)) for b, role in named)
+        first_key = next((c.location for c in culprits if c.role == "key"), None)
         out[question.id] = ResponseTable(known_n, len(top_rows), len(bottom_rows), rows, hint,
-                                         locations.of(question))
+                                         first_key or locations.of(question), culprits)
     return out
+
+
+def key_location(question: Question) -> str | None:
+    """file:line of ``question``'s key, for a question no response table was made for."""
+    return _KeyLocations().of(question)
 
 
 class _KeyLocations:
@@ -157,7 +244,9 @@ class _KeyLocations:
     def __init__(self) -> None:
         self._docs: dict[str, Any] = {}
 
-    def of(self, question: Question) -> str | None:
+    def of(self, question: Question, bucket: Bucket | None = None) -> str | None:
+        """The key's line, or with ``bucket`` that response's own line: a choice's ``correct:`` (its first
+        line when it has none), a numeric distractor's entry, a true/false's ``answer:``."""
         src = question.source
         if src is None:
             return None
@@ -175,6 +264,10 @@ class _KeyLocations:
         for i, item in enumerate(items):
             if isinstance(item, dict) and item.get("id") == question.id:
                 base: tuple[Any, ...] = ("questions", i)
+                if bucket is not None and bucket.index is not None and question.type in ("single", "multi"):
+                    return f"{src.path}:{doc.key_position(base + ('choices', bucket.index), 'correct')[0]}"
+                if bucket is not None and bucket.index is not None and question.type == "numeric":
+                    return f"{src.path}:{doc.position(base + ('distractors', bucket.index))[0]}"
                 if question.type in ("single", "multi"):
                     k = next((k for k, c in enumerate(question.choices or ()) if c.correct), None)
                     if k is not None:

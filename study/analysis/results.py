@@ -9,8 +9,9 @@ Accepted inputs, told apart by content, not by name:
   ``GET statements`` (``{"statements": [...], "more": ...}``: only the statements in the file are read, and a
   non-empty ``more`` is reported); statements are grouped by actor across all files (a statement id met twice
   counts once); ``answered`` statements count, and ``attempted`` ones with a result (an exam question left
-  unanswered, marked 0); the question id is the last segment of the object IRI, the mark
-  ``result.score.scaled`` (partial credit) or else ``result.success``, the mode the parent activity. Several
+  unanswered, marked 0), unless a ``voided`` statement in any of the files names them (a regrade); the
+  question id is the last segment of the object IRI, the mark ``result.score.scaled`` (partial credit) or else
+  ``result.success``, the mode the parent activity. Several
   JSON-lines files that each hold one actor, the same one, without a statement in common, look like several
   learners exported with one ``--actor`` (all logged in as the same user): still one learner, with a warning.
   Many actors in one file, or one actor across an LRS's pages, is normal and says nothing;
@@ -117,13 +118,16 @@ def _join_both_forms(exports: list[ProgressExport], actors: XapiActors, warnings
     that export's (an answer in both, same question and second, once) when the actor carries the store's
     learner id; the class is warned when the two forms are mixed and some cannot be matched."""
     by_learner = {ex.learner: ex for ex in exports if ex.learner}
-    unmatched = 0
+    named: list[str] = []  # actors that carry no learner id: given with --actor
+    joined: list[tuple[str, str, str]] = []  # (export, actor name, learner id) of each learner matched
     for key in list(actors.read):
         name = key.rsplit("|", 1)[-1]
         found = _ACTOR_LEARNER.search(name)
-        ex = by_learner.get(found.group(1)) if found and found.end() == len(name) else None
+        carries_id = bool(found and found.end() == len(name)) and "@" not in key
+        ex = by_learner.get(found.group(1)) if found and carries_id else None
         if ex is None:
-            unmatched += 1
+            if not carries_id:
+                named.append(key)
             continue
         times, qids, marks = actors.columns.pop(key, ([], [], []))
         read = actors.read.pop(key)
@@ -143,11 +147,34 @@ def _join_both_forms(exports: list[ProgressExport], actors: XapiActors, warnings
         if ex.kept_uids is not None:
             ex.kept_uids = [k[3] for k in kept]
         ex.read = max(ex.read, read, len(kept))
-        warnings.append(f"{ex.label} and the xAPI statements of {name} are one learner (learner id "
-                        f"{ex.learner}): counted once")
-    if unmatched and exports:
-        warnings.append(f"{unmatched} xAPI learner(s) and {len(exports)} progress export(s) could not be matched "
-                        "(an --actor hides the store's learner id): a learner who sent both counts twice")
+        joined.append((ex.label, name, str(ex.learner)))
+    if len(joined) == 1:
+        label, name, learner = joined[0]
+        warnings.append(f"{label} and the xAPI statements of {name} are one learner (learner id {learner}): "
+                        "counted once")
+    elif joined:
+        # One line with the count: a class that sends both forms would otherwise get a line per learner.
+        shown = ", ".join(f"{label} + {name}" for label, name, _ in joined[:3])
+        more = f", and {len(joined) - 3} more" if len(joined) > 3 else ""
+        warnings.append(f"{len(joined)} learners sent both a progress export and xAPI statements, matched by their "
+                        f"learner id: each counted once ({shown}{more})")
+    if not (exports and actors.read):
+        return
+    # Each cause in its own words: an actor and an export that both carry learner ids and differ are two
+    # learners, each with one form, and say nothing.
+    no_id = [ex.label for ex in exports if not ex.learner]
+    if no_id:
+        warnings.append(f"{len(no_id)} progress export(s) carry no learner id ({_some(no_id)}): written by a study "
+                        "from before every export carried one, they cannot be matched with xAPI statements, so "
+                        "a learner who sent both counts twice; export it again with this version")
+    if named:
+        warnings.append(f"{len(named)} xAPI actor(s) given with --actor ({_some(named)}) carry no store learner "
+                        "id, so they cannot be matched with progress exports: a learner who sent both counts "
+                        "twice")
+
+
+def _some(names: list[str], n: int = 3) -> str:
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
 def _kind(text: str) -> tuple[str, Any]:
@@ -191,6 +218,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     warnings: list[str] = []
     actors = XapiActors()
     reports: list[dict[str, Any]] = []
+    pages_left: list[tuple[str, str]] = []  # (file, warning) of each LRS page that says there are more
     for path, named in files:
         label = str(path)
         try:
@@ -238,13 +266,19 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
             raise ResultsError(f"{label}: JSON nested too deeply to be xAPI statements") from None
         more = more_warning(data, label)
         if more:
-            warnings.append(more)
+            pages_left.append((label, more))
+    actors.apply_voids()  # before the xAPI answers join a progress export's: a voided one joins nothing
+    if len(pages_left) == 1:
+        warnings.append(pages_left[0][1])
+    elif pages_left:
+        warnings.append(f"{len(pages_left)} files are LRS pages that say the LRS has more statements than they hold "
+                        f"({_some([label for label, _ in pages_left])}); only the ones in the files were read — fetch the next pages into "
+                        "files of their own and analyse them together")
     _join_both_forms(exports, actors, warnings)
     learners = merge_exports(exports, warnings)
     learners.extend(actors.learners())
     warnings.extend(actors.shared_actors())
-    if actors.duplicates:
-        skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
+    skipped.extend(actors.notes())
     return replace(_matrix(learners, len(files), skipped, warnings), reports=tuple(reports))
 
 
@@ -257,10 +291,8 @@ def load_results_from_pages(pages: Iterable[Mapping[str, Any]], label: str, mode
     n_pages = 0
     for n_pages, page in enumerate(pages, 1):
         read_xapi("", f"{label} page {n_pages}", mode, actors, dict(page))
-    skipped = []
-    if actors.duplicates:
-        skipped.append(f"{actors.duplicates} xAPI statement(s) met twice (same statement id): counted once")
-    return _matrix(actors.learners(), n_pages, skipped, [])
+    actors.apply_voids()
+    return _matrix(actors.learners(), n_pages, actors.notes(), [])
 
 
 def _matrix(learners: list[Learner], n_files: int, skipped: list[str], warnings: list[str]) -> Responses:

@@ -116,6 +116,7 @@ _LEARNER_IN_SETTINGS = re.compile(r'"learner_id":\s{0,8}"([A-Za-z0-9]{6,64})"')
 
 def merge_exports(exports: list[ProgressExport], warnings: list[str]) -> list[Learner]:
     learners = []
+    merged: list[list[str]] = []  # the files of each learner who sent several exports of one store
     for group in same_store_groups(exports):
         if len(group) == 1:
             ex = exports[group[0]]
@@ -140,9 +141,18 @@ def merge_exports(exports: list[ProgressExport], warnings: list[str]) -> list[Le
             times = [parse_time(t, exports[group[0]].label) if isinstance(t, str) else t for t in times]
         labels = [exports[i].label for i in group]
         learners.append(Learner(labels[0], first_marks(times, qids, marks), len(every)))
+        merged.append(labels)
+    if len(merged) == 1:
+        labels = merged[0]
         shown = ", ".join(labels[:4]) + (f" and {len(labels) - 4} more" if len(labels) > 4 else "")
         warnings.append(f"{len(labels)} progress exports share answers (the same attempt ids), so they come from one "
                         f"store: counted as one learner, each answer once ({shown})")
+    elif merged:
+        # One line for the class, not one per learner: 30 learners who each sent two backups gave 30 lines.
+        shown = "; ".join(" + ".join(labels) for labels in merged[:3])
+        more = f"; and {len(merged) - 3} more" if len(merged) > 3 else ""
+        warnings.append(f"{len(merged)} learners each sent several progress exports of one store (the same attempt "
+                        f"ids): each counted as one learner, each answer once ({shown}{more})")
     return learners
 
 

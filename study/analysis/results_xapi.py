@@ -1,6 +1,10 @@
 """Reading xAPI statements for item analysis: JSON lines, a JSON array or an LRS's StatementResult page;
 ``answered`` statements (and ``attempted`` ones with a result) grouped by actor across every file, each
-statement id counted once, with the mark, the question id and the study mode read from each."""
+statement id counted once, with the mark, the question id and the study mode read from each. A statement
+voided by another (verb ``voided``, object a ``StatementRef`` to its id: xAPI 1.0.3, Data 2.3.2; what
+``study regrade`` sends) is not counted, wherever the void is read: in the same file, a later file or a later
+page of the LRS. An LRS should leave voided statements out of its answers (Communication 2.1.3), but not every
+one does (Ralph 5.1 returns them), and files never do."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from study.inputs import parse_json
 
 ANSWERED_VERB = "http://adlnet.gov/expapi/verbs/answered"
 ATTEMPTED_VERB = "http://adlnet.gov/expapi/verbs/attempted"  # an exam question left unanswered
+VOIDED_VERB = "http://adlnet.gov/expapi/verbs/voided"
 STUDY_MODES = ("exam", "quiz", "practice", "review", "lab")
 
 
@@ -111,6 +116,38 @@ class XapiActors:
     seen: set[str] = field(default_factory=set)
     duplicates: int = 0
     files: list[_XapiFile] = field(default_factory=list)
+    answer_ids: dict[str, list[str | None]] = field(default_factory=dict)  # actor -> statement id of each column row
+    counted_ids: dict[str, list[str]] = field(default_factory=dict)  # actor -> every answer statement id counted
+    voided: set[str] = field(default_factory=set)  # ids the voiding statements read name (lower case)
+    voided_answers: int = 0
+
+    def apply_voids(self) -> None:
+        """Take every voided answer out, once all statements are read (a void may come after its target)."""
+        if not self.voided:
+            return
+        for actor, ids in self.counted_ids.items():
+            gone = sum(1 for i in ids if i.lower() in self.voided)
+            if gone:
+                self.read[actor] -= gone
+                self.voided_answers += gone
+        for actor, row_ids in self.answer_ids.items():
+            keep = [k for k, i in enumerate(row_ids) if i is None or i.lower() not in self.voided]
+            if len(keep) == len(row_ids):
+                continue
+            times, qids, marks = self.columns[actor]
+            self.columns[actor] = ([times[k] for k in keep], [qids[k] for k in keep], [marks[k] for k in keep])
+            self.answer_ids[actor] = [row_ids[k] for k in keep]
+        self.voided = set()  # applied: a second call changes nothing
+
+    def notes(self) -> list[str]:
+        """What the analysis passed over, for the report's "skipped" list."""
+        out = []
+        if self.duplicates:
+            out.append(f"{self.duplicates} xAPI statement(s) met twice (same statement id): counted once")
+        if self.voided_answers:
+            out.append(f"{self.voided_answers} xAPI answer statement(s) voided by a later statement (a regrade "
+                       "replaced them): not counted")
+        return out
 
     def learners(self) -> list[Learner]:
         return [Learner(actor, first_marks(*self.columns.get(actor, ([], [], []))), n)
@@ -124,7 +161,7 @@ class XapiActors:
         for f in self.files:
             if f.lines and len(f.ids) == 1:
                 by_actor.setdefault(next(iter(f.ids)), []).append(f)
-        out = []
+        shared: list[tuple[str, int]] = []
         for actor, files in by_actor.items():
             if len(files) < 2:
                 continue
@@ -135,9 +172,18 @@ class XapiActors:
                 merged = set(ids).union(*touching)
                 groups = [g for g in groups if all(g is not t for t in touching)] + [merged]
             if len(groups) > 1:
-                out.append(f"{len(files)} files share the actor {actor}; they are counted as one learner — give "
-                           "each learner their own --actor")
-        return out
+                shared.append((actor, len(files)))
+        if len(shared) == 1:
+            actor, n = shared[0]
+            return [f"{n} files share the actor {actor}; they are counted as one learner — give each learner "
+                    "their own --actor"]
+        if not shared:
+            return []
+        # One line for the class, with the count, rather than one per actor.
+        shown = ", ".join(f"{actor}: {n} files" for actor, n in shared[:3])
+        more = f", and {len(shared) - 3} more" if len(shared) > 3 else ""
+        return [f"{len(shared)} actors are each shared by files with no statement in common ({shown}{more}); "
+                "each is counted as one learner — give each learner their own --actor"]
 
 
 def read_xapi(text: str, label: str, mode: str, actors: XapiActors, parsed: Any = None) -> None:
@@ -148,6 +194,12 @@ def read_xapi(text: str, label: str, mode: str, actors: XapiActors, parsed: Any 
         if not isinstance(st, dict) or "verb" not in st or "actor" not in st:
             raise ResultsError(f"{where}: not an xAPI statement (no actor or verb)")
         verb = st["verb"].get("id") if isinstance(st["verb"], dict) else None
+        if verb == VOIDED_VERB:
+            target = st.get("object")
+            if isinstance(target, dict) and target.get("objectType") == "StatementRef" \
+                    and isinstance(target.get("id"), str):
+                actors.voided.add(target["id"].lower())
+            continue
         # completed / passed / failed are about a whole exam, not a question.
         if verb not in (ANSWERED_VERB, ATTEMPTED_VERB):
             continue
@@ -171,8 +223,11 @@ def read_xapi(text: str, label: str, mode: str, actors: XapiActors, parsed: Any 
                 continue
             actors.seen.add(sid)
         actors.read[actor] = actors.read.get(actor, 0) + 1
+        if isinstance(sid, str):
+            actors.counted_ids.setdefault(actor, []).append(sid)
         if not keeps(mode, _xapi_mode(st)):
             continue
+        actors.answer_ids.setdefault(actor, []).append(sid if isinstance(sid, str) else None)
         times, qids, marks = actors.columns.setdefault(actor, ([], [], []))
         times.append(parse_time(st.get("timestamp"), where))
         qids.append(_question_id(oid))

@@ -18,10 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "error ratio and standard error for the test (left out, with why, when too few questions have enough "
         "answers). Every response is graded against the current key (each answer keeps what was shown and "
         "picked), and for each question it shows which answer the learners chose, in all and in the top and "
-        "bottom thirds by rest score, naming a likely wrong key (\"the strongest learners chose ...\") with "
-        "the file:line of the key. Flags negative discrimination, facility under 5% or "
-        "over 95%, and questions with too few answers to judge; exits 1 when a question looks broken (too "
-        "few answers alone is not a finding). One export file is one learner, except: "
+        "bottom thirds by rest score, naming a likely wrong key (\"the strongest learners chose ...\"): each key they reject and each "
+        "distractor they pick, each with its own file:line. "
+        "A hint needs evidence: at least 5 learners in the top third, a wrong response chosen by at least half "
+        "of them and by at least 2 more of them than the least-chosen key (a tie is no hint). Flags negative "
+        "discrimination, facility under 5% or over 95%, and questions with too few answers to judge; exits 1 "
+        "when a question looks broken (too few answers alone is not a finding, nor is a wrong-key hint alone "
+        "unless --strict). One export file is one learner, except: "
         "progress exports sharing attempts (backups of one store) are merged into one learner; xAPI "
         "statements are grouped by actor, so learners must not share an --actor (a warning says when "
         "several files share one). A progress export and xAPI statements of the same learner are matched by "
@@ -46,12 +49,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-responses", type=int, default=None, metavar="N",
                    help="questions with fewer first answers are reported as too few to judge (default 10)")
     p.add_argument("--flagged", action="store_true", help="list only the questions flagged")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 also when the only finding is a wrong-key hint")
     p.add_argument("--json", action="store_true", help="print every figure as JSON")
     p.add_argument("--csv", metavar="FILE",
                    help="also write the figures as CSV for a spreadsheet: one row per question (per learner with "
                    "--by-learner); '-' writes it to standard output instead of the report")
+    p.add_argument("--choices-csv", metavar="FILE",
+                   help="also write the response analysis as CSV in long form, for a pivot table: one row per "
+                   "question and response (question, response, correct, count, share, top, bottom, the thirds' "
+                   "sizes); '-' writes it to standard output instead of the report")
     p.add_argument("--force", action="store_true",
-                   help="replace the --csv FILE even if it is not an earlier CSV of study analyze (an export, a store)")
+                   help="replace the --csv or --choices-csv FILE even if it is not an earlier CSV of study analyze "
+                   "(an export, a store)")
     p.add_argument("--by-learner", action="store_true",
                    help="a gradebook: each learner's score, questions answered, and score per domain")
     p.add_argument("--group", metavar="NAME", help="only the learners of this group (see --groups)")
@@ -82,11 +92,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--since goes with --lrs")
     if bool(args.group) != bool(args.groups):
         raise UsageError("--group NAME and --groups FILE go together")
-    if args.csv:
+    if args.csv == "-" and args.choices_csv == "-":
+        raise UsageError("--csv - and --choices-csv - cannot both write to standard output")
+    for target in (args.csv, args.choices_csv):
+        if not target:
+            continue
         from study.interop.output import refusal
 
         # Before any work: `--csv class/alice.json` or `--csv <the store>` replaced that file with the figures.
-        reason = refusal(args.csv, force=args.force, fmt="csv")
+        reason = refusal(target, force=args.force, fmt="csv")
         if reason:
             raise UsageError(reason)
     try:
@@ -97,19 +111,23 @@ def run(args: argparse.Namespace) -> int:
             responses = load_results(args.results, args.mode)
             where = ", ".join(args.results)
         if args.group:
-            from study.analysis.groups import only_group, read_groups
+            from study.analysis.groups import UnknownGroup, only_group, read_groups
 
-            responses = only_group(responses, read_groups(args.groups), args.group, args.groups)
+            try:
+                responses = only_group(responses, read_groups(args.groups), args.group, args.groups)
+            except UnknownGroup as exc:
+                raise UsageError(str(exc)) from None
     except ResultsError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
+    # The warnings first: "no answers from group g" is explained by "its members match no learner".
+    for warning in responses.warnings:
+        print(f"study: warning: {warning}", file=sys.stderr)
     if not responses.learners:
         scope = "" if args.mode == "all" else f" in {args.mode} mode"
         scope += f" from group {args.group}" if args.group else ""
         print(f"study: error: no answers{scope} in {where}", file=sys.stderr)
         return 1
-    for warning in responses.warnings:
-        print(f"study: warning: {warning}", file=sys.stderr)
     try:
         bank = bank_for(args)
     except OSError as exc:
@@ -120,26 +138,39 @@ def run(args: argparse.Namespace) -> int:
         print(f"study: error: cannot load the question bank: {exc}", file=sys.stderr)
         return 1
     analysis = analyse(responses, bank, mode=args.mode, min_responses=min_responses)
-    # A question that looks broken is a finding, as a lint error is: exit 1, so a CI job notices.
-    findings = 1 if analysis.broken else 0
+    # A question that looks broken is a finding, as a lint error is: exit 1, so a CI job notices. A wrong-key
+    # hint alone is a suggestion from a few strong learners (on a small group it was wrong 6 times of 8), so
+    # it fails the command only when asked to.
+    from study.analysis.report import FLAG_KEY
+
+    findings = 1 if any(args.strict or set(q.flags) - {FLAG_KEY} for q in analysis.broken) else 0
     book = None
     if args.by_learner:
         from study.analysis.gradebook import gradebook
 
         book = gradebook(responses, bank)
-    if args.csv:
-        from study.analysis.csv_out import learners_csv, questions_csv
+    to_stdout = False
+    for target, make in ((args.csv, "table"), (args.choices_csv, "choices")):
+        if not target:
+            continue
+        from study.analysis.csv_out import choices_csv, learners_csv, questions_csv
 
-        text = learners_csv(book) if book is not None else questions_csv(analysis)
-        if args.csv == "-":
+        if make == "choices":
+            text = choices_csv(analysis)
+        else:
+            text = learners_csv(book) if book is not None else questions_csv(analysis)
+        if target == "-":
             sys.stdout.write(text)
-            return findings
+            to_stdout = True
+            continue
         try:
-            with open(args.csv, "w", encoding="utf-8", newline="") as fh:
+            with open(target, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
         except OSError as exc:
-            print(f"study: error: cannot write {args.csv}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"study: error: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
             return 1
+    if to_stdout:
+        return findings
     if args.json:
         data = analysis.to_dict()
         if book is not None:

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--actor", metavar="ACTOR",
                    help="xapi: who the statements are about: an email (mailto) or HOMEPAGE|NAME for an account "
                    "(default: an account named after the local user and this store's learner id, made on the "
-                   "first xapi export and kept in the store's settings)")
+                   "store's first export of any kind and kept in its settings, so its JSON exports carry it too)")
     p.add_argument("--xapi-base", metavar="IRI",
                    help="xapi: the IRI under which questions and exams are named, e.g. "
                    "https://lms.example.edu/xapi/nca-aiio (default: $STUDY_XAPI_BASE, else a reserved .invalid one)")

@@ -75,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
     from study.text import count
 
     verb = "restored" if args.replace else "merged"
+    extra = "".join(f", {count(added[key], what)}" for key, what in
+                    (("item_control", "held-back item"), ("attempt_regrades", "regrade")) if added.get(key))
     print(f"{verb}: {count(added['attempts'], 'answer')}, {count(added['reviews'], 'card review')}, "
-          f"{count(added['sessions'], 'session')}, {count(added['settings'], 'setting')} added; "
+          f"{count(added['sessions'], 'session')}, {count(added['settings'], 'setting')}{extra} added; "
           f"{count(added['items'], 'schedule')} rebuilt")
     return 0

@@ -43,13 +43,12 @@ def _run(args: argparse.Namespace) -> int:
     if not args.lab_id:
         raise UsageError("lab: give a lab ID (see study lab --list)")
     if args.run is not None:
-        from study.lab.quick import cached_system
-        from study.lab.shell import run_line
+        from study.lab.quick import run_cached
         from study.untrusted import shown
 
-        text = run_line(cached_system(args.lab_id, args.seed or 0), args.run)
+        text, status = run_cached(args.lab_id, args.seed or 0, args.run)
         sys.stdout.write(shown(text) + ("\n" if text and not text.endswith("\n") else ""))
-        return 0
+        return status  # as bash exits: 127 not found (or not simulated), 2 a syntax error, so scripts can tell
     import random
 
     from study.lab.case import build_case

@@ -42,7 +42,15 @@ def _lint_bank_alone(args: argparse.Namespace):
     missing = [p for p in args.questions if not Path(p).exists()]
     if missing:
         raise UsageError(f"no such file or folder: {missing[0]}")
-    return lint(bank=load_bank(questions=args.questions, content=args.content), with_calc=not args.no_calc)
+    import dataclasses
+
+    from study.lab.lint import exhibit_findings
+
+    bank = load_bank(questions=args.questions, content=args.content)
+    result = lint(bank=bank, with_calc=not args.no_calc)
+    # An exhibit runs a lab command when the question is built: a bank of its own is checked for it as well.
+    found = exhibit_findings(bank.questions)
+    return dataclasses.replace(result, diagnostics=tuple(sorted({*result.diagnostics, *found})))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import argparse
+
 from study.cli import command_help
+from study.commands import add_bank_options, bank_for
 
 DESCRIPTION = (
     "Show questions exactly as a learner sees them in a quiz, then the right answer, why each choice is right "
@@ -36,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--instances", type=int, default=3, metavar="K", help=f"draws of a templated question (default 3, at most {MAX_INSTANCES})")
     p.add_argument("--exam", action="store_true", help="as in an exam: a numeric question with distractors is multiple choice")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_bank_options(p, ", to find ID in")
     p.set_defaults(func=run)
 
 
@@ -71,9 +74,11 @@ def run(args: argparse.Namespace) -> int:
         loaded = load_for_preview([path])
         questions, diagnostics = loaded.questions, loaded.diagnostics
     else:
-        from study.bank import load_bank
-
-        bank = load_bank()
+        try:
+            bank = bank_for(args)
+        except (OSError, ValueError) as exc:
+            print(f"study: error: cannot load the question bank: {exc}", file=sys.stderr)
+            return 1
         try:
             questions = [bank.question(args.target)]
         except KeyError:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
+from pathlib import Path
 
 from study.commands import add_bank_options
 from study.cli import command_help
@@ -56,6 +59,26 @@ def url_for(host: str, port: int, token: str) -> str:
     return f"http://{shown}:{port}/?token={token}"
 
 
+def launcher_file(url: str) -> str:
+    """A page only this user can read that sends the browser on to ``url``, as Jupyter's --open does.
+
+    The browser's command line (``ps`` shows it to every local user) then holds this file's path, not the token."""
+    import html
+    import json
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="study-serve-")  # 0700
+    path = os.path.join(folder, "open.html")
+    page = ('<!DOCTYPE html><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
+            f'<meta http-equiv="refresh" content="0;url={html.escape(url)}">'
+            f"<script>window.location.replace({json.dumps(url)});</script>"
+            f'<p><a href="{html.escape(url)}">Open study</a></p>\n')
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         from study.serve.auth import new_token
@@ -72,13 +95,16 @@ def run(args: argparse.Namespace) -> int:
     token = new_token()
     argv = app_command(getattr(args, "db", None), getattr(args, "watch", None), args.questions, args.content)
 
+    launchers: list[str] = []
+
     def on_listening(port: int) -> None:
         url = url_for(host, port, token)
         print(url, flush=True)
         if args.open:
             import webbrowser
 
-            webbrowser.open(url)
+            launchers.append(launcher_file(url))
+            webbrowser.open(Path(launchers[-1]).as_uri())
 
     try:
         serve(argv, host=host, port=args.port, token=token, on_listening=on_listening)
@@ -88,4 +114,7 @@ def run(args: argparse.Namespace) -> int:
         reason = "the port is in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc))
         print(f"study: error: cannot listen on {host}:{args.port}: {reason}", file=sys.stderr)
         return 1
+    finally:
+        for path in launchers:
+            shutil.rmtree(os.path.dirname(path), ignore_errors=True)
     return 0

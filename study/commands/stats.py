@@ -3,7 +3,9 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any
+
 from study.cli import command_help
+from study.commands import add_bank_options, bank_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -11,17 +13,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print every figure as JSON")
     p.add_argument("--exam-date", metavar="YYYY-MM-DD",
                    help="save your exam date (readiness is predicted for that day); 'none' clears it")
+    add_bank_options(p, ", for the questions readiness and coverage count")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from study.bank import load_bank
     from study.paths import default_db_path
     from study.progress import StoreError, open_store
     from study.progress.stats import compute_stats
 
+    try:
+        bank = bank_for(args)
+    except (OSError, ValueError) as exc:
+        print(f"study: error: cannot load the question bank: {exc}", file=sys.stderr)
+        return 1
     try:
         store = open_store(default_db_path(args.db))
     except StoreError as exc:
@@ -42,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                 except ValueError as exc:
                     print(f"study: error: --exam-date {exc}", file=sys.stderr)
                     return 2
-        stats = compute_stats(store, load_bank(), dt.datetime.now().astimezone())
+        stats = compute_stats(store, bank, dt.datetime.now().astimezone())
         if store.notice and store.notice != opened_with:  # found while reading: rows with damaged times
             print(f"study: {store.notice}", file=sys.stderr)
     if args.json:

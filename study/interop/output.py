@@ -18,7 +18,13 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> bool:
     """
     import tempfile
 
+    from study.held_files import refusal
+
     target = Path(path)
+    held = refusal(target)
+    if held:  # renamed over, the store in use would be swapped for an export under its feet
+        print(f"study: error: cannot write {target}: {held}", file=sys.stderr)
+        return False
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -81,7 +87,7 @@ def _is_export(path: Path, fmt: str) -> bool:
     if fmt == "xapi":
         return _is_statement_line(head)
     if fmt == "csv":  # study analyze --csv, per question or per learner (study.analysis.csv_out)
-        return head.startswith((b"question,location,", b"learner,score,answered"))
+        return head.startswith((b"question,location,", b"learner,score,answered", b"question,response,correct,"))
     if fmt == "anki":
         import zipfile
 
@@ -119,6 +125,10 @@ def refusal(target: str | None, *, force: bool, fmt: str) -> str | None:
         return f"{target} is a folder; give a file name"
     if not path.is_file():
         return f"{target} is not a regular file; give a file name"
+    from study.held_files import held
+
+    if held(path):  # not even with --force: reading it to check would drop the store's locks
+        return f"{target} is the progress store in use; give another file name"
     if force:
         return None
     try:

@@ -66,7 +66,7 @@ def sync_store(request: SyncRequest, *, dry_run: bool = False, show_progress: bo
 
     ``cancel`` set (the app quitting) ends the sync at once; what the LRS acknowledged until then stays so."""
     from study.bank import load_bank
-    from study.interop.xapi import DEFAULT_BASE, build_statements, check_base, default_actor, store_learner_id
+    from study.interop.xapi import DEFAULT_BASE, check_base, default_actor, store_learner_id, store_statements
     from study.progress import StoreError, open_store
 
     try:
@@ -79,7 +79,8 @@ def sync_store(request: SyncRequest, *, dry_run: bool = False, show_progress: bo
                 actor = request.actor or default_actor(base, store_learner_id(store))
                 if bank is None:
                     bank = load_bank(questions=request.questions, content=request.content)
-                statements, _summary = build_statements(store.export_data(), bank, actor, base)
+                # A regraded answer goes out as a void of its old statement and a new one (xAPI 1.0.3, 2.3.2).
+                statements, _summary = store_statements(store, bank, actor, base)
                 todo = pending(statements, store.lrs_acked(endpoint.key))
                 if dry_run:
                     outcome = SyncOutcome(pending=len(todo), already=len(statements) - len(todo))

@@ -15,12 +15,18 @@ the institution's own):
   (``exam.target_percent``, unofficial); a finished practice set gets ``completed`` only.
 
 Statement ids are UUID 5 of the attempt's (or session's) uid and the actor, and the registration is UUID 5 of
-the session id, so exporting again yields the same statements and an LRS stores them once.
+the session id, so exporting again yields the same statements and an LRS stores them once. After ``study
+regrade`` an answer's statement and its session's ``completed`` and verdict are not changed under their ids
+(xAPI 1.0.3, Data 2.3.1: statements are immutable): each is voided by a ``voided`` statement whose object is a
+``StatementRef`` to it (Data 2.3.2), and sent again under a new id whose ``context.statement`` names the one it
+replaces. So a sync after a regrade sends the voids and the new statements, and an LRS that already holds the
+old ones reports no conflict.
 
 The actor is ``--actor`` (an email, or ``HOMEPAGE|NAME`` for an account). Without it, the actor is an account on the
 base's site (``https://study-nca-aiio.invalid``) named after the progress store's learner, not the computer's
-user: ``<local user name>-<learner id>``, where the learner id is 12 random hex digits made on the first xAPI export
-and kept in the store's settings (``learner_id``). So 24 stores exported on lab machines all logged in as ``root``
+user: ``<local user name>-<learner id>``, where the learner id is 12 random hex digits made on the store's first export
+of any kind (``Store.learner_id``) and kept in its settings (``learner_id``), so a JSON export made before any
+xAPI export carries it too and the analysis counts the two as one learner. So 24 stores exported on lab machines all logged in as ``root``
 give 24 actors, while one store exported again keeps its actor (and its statement ids). The id travels with the
 store's JSON backup, so a restored store keeps it too. An institution should still pass ``--actor`` with the
 learner's real identity, which overrides the default. The answer exactly as given (shown letters,
@@ -41,6 +47,7 @@ import argparse
 import os
 import sys
 from typing import Any
+from collections.abc import Mapping
 
 from study.interop.xapi_actor import (
     BASE_ENV,
@@ -76,9 +83,17 @@ __all__ = [
     "number_text",
     "parse_actor",
     "store_learner_id",
+    "store_statements",
     "to_jsonl",
     "warn_summary",
 ]
+
+
+def store_statements(store: Any, bank: Any, actor: Mapping[str, Any], base: str) -> tuple[list[dict[str, Any]], Summary]:
+    """The statements of everything in ``store``, regrades voided and replaced: what export and sync send."""
+    from study.progress.regrades import regrades_by_attempt
+
+    return build_statements(store.export_data(), bank, actor, base, regrades=regrades_by_attempt(store))
 
 
 def base_and_actor(args: argparse.Namespace) -> tuple[str, dict[str, Any] | None]:
@@ -121,11 +136,10 @@ def export_command(args: argparse.Namespace) -> int:
                 print(f"study: {store.notice}", file=sys.stderr)
             if actor is None:
                 actor = default_actor(base, store_learner_id(store))
-            data = store.export_data()
+            statements, summary = store_statements(store, bank_for(args), actor, base)
     except StoreError as exc:
         print(f"study: error: {exc}", file=sys.stderr)
         return 1
-    statements, summary = build_statements(data, bank_for(args), actor, base)
     warn_summary(summary)
     from study.interop.output import emit
 
@@ -134,6 +148,7 @@ def export_command(args: argparse.Namespace) -> int:
         return 1
     if where != args.file:
         return 0
+    voids = f", {count(summary.voids, 'voiding statement')} for regrades" if summary.voids else ""
     print(f"exported {count(summary.statements, 'xAPI statement')} ({count(summary.answers, 'answer')}, "
-          f"{count(summary.sessions, 'finished session')}) to {args.file}", file=sys.stderr)
+          f"{count(summary.sessions, 'finished session')}{voids}) to {args.file}", file=sys.stderr)
     return 0

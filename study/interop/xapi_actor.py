@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import re
-import uuid
 from typing import Any
 from collections.abc import Mapping
 from urllib.parse import urlsplit
@@ -20,9 +19,6 @@ _EMAIL = re.compile(
 
 # The store setting holding the learner's random id, the default actor's distinguishing part.
 LEARNER_ID_SETTING = "learner_id"
-# Ours are 12 hex digits; any other plain token found there (an older or edited store) is kept, not replaced,
-# because replacing it would give the learner a second identity in the LRS.
-_LEARNER_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
 class ActorError(ValueError):
@@ -81,13 +77,8 @@ def default_actor(base: str, learner: str) -> dict[str, Any]:
 
 
 def store_learner_id(store: Any) -> str:
-    """The store's learner id (``LEARNER_ID_SETTING``), made and saved on first use."""
-    current = store.get_setting(LEARNER_ID_SETTING)
-    if isinstance(current, str) and _LEARNER_ID.match(current):
-        return current
-    store.set_setting(LEARNER_ID_SETTING, uuid.uuid4().hex[:12])
-    # Read back: if another export made one at the same moment, the stored value is the one that lasts.
-    return str(store.get_setting(LEARNER_ID_SETTING))
+    """The store's learner id (``LEARNER_ID_SETTING``), made and saved on first use (``Store.learner_id``)."""
+    return str(store.learner_id())
 
 
 def actor_key(actor: Mapping[str, Any]) -> str:

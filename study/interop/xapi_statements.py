@@ -1,6 +1,13 @@
 """xAPI statements from a progress export (``Store.export_data()``): one per answer, and per finished
 session ``completed`` plus ``passed`` or ``failed`` when it was graded. What they say and why is described in
-``study.interop.xapi``; this module builds them."""
+``study.interop.xapi``; this module builds them.
+
+A regrade (``study regrade``) changes an answer's mark and its session's score, but a statement never changes
+under its id (xAPI 1.0.3, Data 2.3.1): the statement of each earlier grade is voided by a statement of the
+reserved verb ``voided`` whose object is a ``StatementRef`` to it (Data 2.3.2), and the answer and its
+session's verdict go out again under new ids (the n-th regrade of an answer is version n). A voided statement
+is never issued again under its id, as 2.3.2 asks of a provider that wants to "unvoid" one, so an answer
+regraded back to its first mark still gets a new id."""
 
 from __future__ import annotations
 
@@ -9,7 +16,7 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from study.interop.xapi_actor import DEFAULT_BASE, actor_key, check_base
@@ -30,10 +37,16 @@ class Summary:
     missing: set[str] = field(default_factory=set)
     missing_answers: int = 0
     no_response: int = 0
+    voids: int = 0  # voiding statements, one per statement a regrade replaced
+
+
+VOIDED_VERB = ADL_VERB + "voided"
 
 
 class _Builder:
-    def __init__(self, data: Mapping[str, Any], bank: Any, actor: Mapping[str, Any], base: str) -> None:
+    def __init__(self, data: Mapping[str, Any], bank: Any, actor: Mapping[str, Any], base: str,
+                 regrades: Mapping[str, Sequence[Any]] | None = None) -> None:
+        self.regrades = regrades or {}
         self.base = base
         self.ext = f"{base}/extensions"
         self.actor = dict(actor)
@@ -80,6 +93,35 @@ class _Builder:
     def statement_id(self, what: str) -> str:
         return str(uuid.uuid5(NAMESPACE, f"{what}|{self.actor_key}|{self.base}"))
 
+    def versioned_id(self, what: str, version: int) -> str:
+        # Version 0 keeps the id exported before regrades existed, so nothing already in an LRS changes.
+        return self.statement_id(what if version == 0 else f"{what}|regrade|{version}")
+
+    def void(self, target: str, what: str, at: Any, about: str, session_id: str | None,
+             change: Mapping[str, Any]) -> dict[str, Any]:
+        """The statement voiding ``target`` (Data 2.3.2). Its context names the course and the activity the
+        voided statement was about, so a query for either (``related_activities``) finds the void too, and
+        says in an extension what the regrade changed; no ``revision`` or ``platform``, which 2.4.6 allows only
+        with an Activity object. ``at`` is the voided statement's own timestamp, not the regrade's time: the
+        void is then the same statement from every copy of the store regraded alike (an LRS compares the
+        timestamp too, Data 2.3.1, and would refuse the second copy's void as a conflict), and a query by
+        time (``since``) that finds the voided statement finds its void."""
+        self.summary.voids += 1
+        ctx: dict[str, Any] = {}
+        if session_id:
+            ctx["registration"] = self.registration(session_id)
+        ctx["contextActivities"] = {"grouping": [self.course()], "other": [{"objectType": "Activity", "id": about}]}
+        ctx["language"] = LANG
+        ctx["extensions"] = {f"{self.ext}/regrade": dict(change)}
+        return {
+            "id": self.statement_id(f"void|{what}"),
+            "actor": self.actor,
+            "verb": {"id": VOIDED_VERB, "display": lang("voided")},
+            "object": {"objectType": "StatementRef", "id": target},
+            "context": ctx,
+            "timestamp": iso_timestamp(at),
+        }
+
     def registration(self, session_id: str) -> str:
         return str(uuid.uuid5(NAMESPACE, f"registration|{session_id}"))
 
@@ -107,6 +149,24 @@ class _Builder:
         return ctx
 
     # statements
+
+    def attempt_versions(self, a: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The answer's statement, and one void for each statement of it a regrade replaced."""
+        st = self.attempt(a)
+        what = f"attempt|{a['uid']}"
+        history = list(self.regrades.get(str(a["uid"]), ()))
+        if not history:
+            return [st]
+        st["id"] = self.versioned_id(what, len(history))
+        # Says which statement this one replaces (context.statement: "another Statement to be considered as
+        # context", Data 2.4.6).
+        st["context"]["statement"] = {"objectType": "StatementRef", "id": self.versioned_id(what, len(history) - 1)}
+        sid = a.get("session_id")
+        voids = [self.void(self.versioned_id(what, k), f"{what}|{k + 1}", a["at"], st["object"]["id"],
+                           str(sid) if sid else None,
+                           {"was_correct": r.old_correct, "now_correct": r.new_correct})
+                 for k, r in enumerate(history)]
+        return [st, *voids]
 
     def attempt(self, a: Mapping[str, Any]) -> dict[str, Any]:
         qid = str(a["item_id"])
@@ -217,9 +277,16 @@ class _Builder:
             result["extensions"] = {f"{self.ext}/target-percent": target,
                                     f"{self.ext}/timed-out": bool(report.get("timed_out", False))}
         verbs = ["completed"] + (["passed" if passed else "failed"] if graded else [])
-        return [
-            {
-                "id": self.statement_id(f"session|{s.id}|{verb}"),
+        listed = report.get("regrades")
+        # A report damaged or edited by hand states no regrade it cannot show: its statements keep their ids.
+        regrades = [r for r in listed if isinstance(r, dict) and isinstance(r.get("at"), str)] \
+            if isinstance(listed, list) else []
+        version = len(regrades)
+        out = []
+        for verb in verbs:
+            what = f"session|{s.id}|{verb}"
+            st = {
+                "id": self.versioned_id(what, version),
                 "actor": self.actor,
                 "verb": self.verb(verb),
                 "object": self.assessment(mode),
@@ -227,8 +294,21 @@ class _Builder:
                 "context": self.context(mode, s.id, parent=False),
                 "timestamp": iso_timestamp(s.finished_at),
             }
-            for verb in verbs
-        ]
+            out.append(st)
+        # Each regrade replaced the session's statements of the version before it: completed (its score
+        # changed) and the verdict it had then, which the report kept.
+        for k, r in enumerate(regrades):
+            was = r.get("passed")
+            if not isinstance(was, bool):
+                right_then = r.get("correct")
+                was = isinstance(right_then, int) and isinstance(target, (int, float)) \
+                    and 100.0 * right_then / total >= float(target)
+            for verb in ["completed"] + (["passed" if was else "failed"] if graded else []):
+                what = f"session|{s.id}|{verb}"
+                out.append(self.void(self.versioned_id(what, k), f"{what}|{k + 1}", s.finished_at,
+                                     self.assessment(mode)["id"], s.id,
+                                     {"was_correct": r.get("correct"), "of": total}))
+        return out
 
 
 def _param_text(value: Any) -> str:
@@ -238,15 +318,18 @@ def _param_text(value: Any) -> str:
 
 
 def build_statements(data: Mapping[str, Any], bank: Any, actor: Mapping[str, Any],
-                     base: str = DEFAULT_BASE) -> tuple[list[dict[str, Any]], Summary]:
-    """Statements for a progress export (``Store.export_data()``), oldest first, and what was written."""
-    builder = _Builder(data, bank, actor, check_base(base))
+                     base: str = DEFAULT_BASE, regrades: Mapping[str, Sequence[Any]] | None = None,
+                     ) -> tuple[list[dict[str, Any]], Summary]:
+    """Statements for a progress export (``Store.export_data()``), oldest first, and what was written.
+    ``regrades`` maps an attempt uid to its regrades, oldest first (``study.progress.regrades``'s records):
+    without them a regraded answer would go out with its new mark under the id of its old one."""
+    builder = _Builder(data, bank, actor, check_base(base), regrades)
     # Ties (an exam records every answer at submit time) keep the store's order, answers before the verdict.
     keyed: list[tuple[str, int, int, dict[str, Any]]] = []
     for n, a in enumerate(data.get("attempts") or ()):
-        st = builder.attempt(a)
         builder.summary.answers += 1
-        keyed.append((st["timestamp"], 0, n, st))
+        for st in builder.attempt_versions(a):
+            keyed.append((st["timestamp"], 0, n, st))
     for n, s in enumerate(builder.sessions.values()):
         sts = builder.session_statements(s)
         if sts:

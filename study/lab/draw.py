@@ -57,6 +57,24 @@ def fill(value: Any, env: Mapping[str, Any]) -> Any:
     return value
 
 
+# The driver a lab's host runs unless it says otherwise (nvidia-smi_default_h100_4.txt: 535.104.12, CUDA 12.2).
+DEFAULT_DRIVER = "535.104.12"
+DEFAULT_CUDA = "12.2"
+
+
+def derive_cluster(data: Any) -> Any:
+    """A system as written, with the cluster views' copies of host facts filled in from the host: the
+    Kubernetes section gets the host's driver and CUDA versions (GFD's labels, the driver pod's image), so a
+    lab sets them once and no tool can show another. Anything not shaped like a system is returned as it is."""
+    if not isinstance(data, dict) or not isinstance(data.get("kubernetes"), dict):
+        return data
+    host = data.get("host")
+    if not isinstance(host, dict):
+        host = {}
+    k8s = {**data["kubernetes"], "driver": host.get("driver", DEFAULT_DRIVER), "cuda": host.get("cuda", DEFAULT_CUDA)}
+    return {**data, "kubernetes": k8s}
+
+
 def merge_gpu_defaults(data: Any) -> Any:
     """A host as written, with each GPU the defaults plus what the file says about that index; GPUs the file
     does not name are the defaults alone. Listed ones keep their place so a finding still points at the

@@ -18,16 +18,23 @@ class ExhibitError(ValueError):
 def exhibit_output(lab_id: str, run: str, seed: int) -> str:
     from study.lab.case import CaseError, build_case
     from study.lab.load import load_lab
-    from study.lab.shell import run_line
+    from study.lab.shell import run_status
     from study.lab.where import LabError
+    from study.untrusted import shown
 
     try:
         case = build_case(load_lab(lab_id), seed)
     except (LabError, CaseError) as exc:
         raise ExhibitError(f"exhibit: {exc}") from None
-    text = run_line(case.system, run)
-    if text.startswith(("not simulated", "bash:")):
-        raise ExhibitError(f"exhibit: {run!r} in lab {lab_id!r}: {text.splitlines()[0]}")
+    text, status = run_status(case.system, run)
+    # Any status bash would not give 0 (not found, not simulated, a syntax error, a pattern grep refuses) is
+    # the author's mistake, as is a block with nothing in it: the learner would be shown an error or nothing.
+    if status != 0:
+        first = text.splitlines()[0] if text else f"exit status {status}"
+        raise ExhibitError(f"exhibit: {shown(run, keep_newlines=False)!r} in lab {lab_id!r}: {shown(first)}")
+    if not text.strip():
+        raise ExhibitError(f"exhibit: {shown(run, keep_newlines=False)!r} in lab {lab_id!r} prints nothing, so "
+                           "the question would show an empty block")
     return text
 
 

@@ -101,7 +101,7 @@ def _multiline(title: str, items: list[str]) -> str:
     return f"{title}:\t{items[0]}\n" + "".join(f"\t{x}\n" for x in items[1:])
 
 
-def labels(node: K8sNode) -> list[str]:
+def labels(node: K8sNode, driver_version: str = "535.104.12", cuda_version: str = "12.2") -> list[str]:
     base = ["beta.kubernetes.io/arch=amd64", "beta.kubernetes.io/os=linux", "kubernetes.io/arch=amd64",
             f"kubernetes.io/hostname={node.name}", "kubernetes.io/os=linux"]
     gfd: list[str] = []
@@ -109,9 +109,11 @@ def labels(node: K8sNode) -> list[str]:
         m = MODELS[node.gpu_model]
         product = node.product_label or (m.gfd_product + ("-MIG-" + next(iter(node.mig_resources))[4:]
                                          if node.mig_strategy == "single" and node.mig_resources else ""))
-        # GFD's labels on a GPU Operator v24.3.0 node (driver 550.54.15, CUDA 12.4), as in
-        # kubectl_node_labels_gfd_h100_1.json; machine and the operator's own gpu.deploy.* labels are left out.
-        driver, runtime = ("550", "54", "15"), ("12", "4")
+        # GFD's labels on a GPU Operator v24.3.0 node, as in kubectl_node_labels_gfd_h100_1.json (which
+        # carries 550.54.15 / 12.4); the versions are the host's, so they match nvidia-smi's banner. machine
+        # and the operator's own gpu.deploy.* labels are left out.
+        driver = tuple((driver_version.split(".") + ["", "", ""])[:3])
+        runtime = tuple((cuda_version.split(".") + ["", ""])[:2])
         shared = product.endswith("-SHARED")
         gfd = [f"nvidia.com/cuda.driver-version.full={'.'.join(driver)}", f"nvidia.com/cuda.driver-version.major={driver[0]}",
                f"nvidia.com/cuda.driver-version.minor={driver[1]}", f"nvidia.com/cuda.driver-version.revision={driver[2]}",
@@ -159,7 +161,7 @@ def describe_node(k8s: Kubernetes, name: str) -> str:
     res = _resources(node)
     ready = node.status.startswith("Ready")
     heartbeat = _rfc1123z(NOW - dt.timedelta(seconds=37))
-    text = f"Name:\t{node.name}\nRoles:\t{node.roles}\n" + _multiline("Labels", labels(node))
+    text = f"Name:\t{node.name}\nRoles:\t{node.roles}\n" + _multiline("Labels", labels(node, k8s.driver, k8s.cuda))
     text += ("Annotations:\tnode.alpha.kubernetes.io/ttl: 0\n"
              "\tvolumes.kubernetes.io/controller-managed-attach-detach: true\n"
              f"CreationTimestamp:\t{_rfc1123z(created)}\n" + _multiline("Taints", list(node.taints))
@@ -232,8 +234,11 @@ _CONTAINERS = {
 }
 
 
-def _operand(daemon: str, name: str, **fields: object) -> View:
+def _operand(daemon: str, name: str, driver: str = "", **fields: object) -> View:
     container, image = _CONTAINERS[daemon]
+    if daemon == "nvidia-driver-daemonset" and driver:
+        # The driver container runs the host's driver (the operator's driver.version), not the chart default.
+        image = f"nvcr.io/nvidia/driver:{driver}-ubuntu22.04"
     return pod(name=name, namespace="gpu-operator", age="41d", container=container, image=image, **fields)
 
 
@@ -261,8 +266,8 @@ def operator_pods(k8s: Kubernetes) -> list[View]:
                 continue
             if daemon == "nvidia-device-plugin-daemonset" and not n.device_plugin:
                 status, shown = "CrashLoopBackOff", "0/1"
-            pods.append(_operand(daemon, f"{daemon}-{_suffix(daemon, n.name)}", ready=shown, status=status,
-                                 node=n.name, restarts=12 if status == "CrashLoopBackOff" else 0))
+            pods.append(_operand(daemon, f"{daemon}-{_suffix(daemon, n.name)}", driver=k8s.driver, ready=shown,
+                                 status=status, node=n.name, restarts=12 if status == "CrashLoopBackOff" else 0))
     return sorted(pods, key=lambda p: p.name)
 
 

@@ -66,8 +66,12 @@ def run_plain(session: LabSession, stdin: IO[str], out: IO[str]) -> tuple[int, i
     from study.quiz.grade import AnswerError
     from study.quiz.plain import feedback_text
 
+    from study.untrusted import shown
+
     def say(text: str = "") -> None:
-        out.write(text + "\n")
+        # Every line can carry what the learner typed (an unknown command is echoed back in bash's words), and
+        # a terminal obeys an ESC or a bidi override in it: escaped here, as --run and the app escape them.
+        out.write(shown(text) + "\n")
         out.flush()
 
     lab = session.lab

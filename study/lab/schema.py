@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from study.lab.draw import MAX_GPUS, merge_gpu_defaults
+from study.lab.draw import DEFAULT_CUDA, DEFAULT_DRIVER, MAX_GPUS, derive_cluster, merge_gpu_defaults
 from study.bank.schema import Choice, Id, ObjectiveId, Reference, SourceRef, Text
 
 Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$", max_length=80)]
@@ -125,8 +125,8 @@ class Host(_Model):
     name: Name = "dgx-01"
     model: Text
     gpu_count: int = Field(ge=1, le=MAX_GPUS)
-    driver: Text = "535.104.12"
-    cuda: Text = "12.2"
+    driver: Text = DEFAULT_DRIVER
+    cuda: Text = DEFAULT_CUDA
     dcgm: Text = "3.3.5"
     date: Text = "Tue Nov 24 09:52:11 2026"
     topology: Literal["nvswitch", "pcie"] = "nvswitch"
@@ -197,6 +197,10 @@ class Kubernetes(_Model):
     nodes: list[K8sNode] = Field(default_factory=list)
     pods: list[Pod] = Field(default_factory=list)
     gpu_operator: bool = True
+    # The host's driver and CUDA versions, copied in by System (never written in a lab): GPU Feature
+    # Discovery's cuda.* labels and the operator's driver image read these, so they agree with nvidia-smi.
+    driver: Text = DEFAULT_DRIVER
+    cuda: Text = DEFAULT_CUDA
 
 
 class SlurmPartition(_Model):
@@ -246,6 +250,13 @@ class System(_Model):
     host: Host
     kubernetes: Kubernetes | None = None
     slurm: Slurm | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derive(cls, data: Any) -> Any:
+        # The cluster views are derived from the host, not written beside it (a one-line hook call, so the
+        # quick path in shape.py runs the same derivation).
+        return derive_cluster(data)
 
 
 VarValue = int | float | str

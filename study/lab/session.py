@@ -3,6 +3,10 @@
 Shared by ``study lab ID --plain`` and the app's Lab screen so both grade and record the same way: an
 answer becomes an :class:`~study.progress.Attempt` with the task's stable id (``lab.<lab>.<task>``), the
 case's variables as its parameters and the task as shown, like any quiz answer.
+
+A task's first answer is its grade. An answer given after that (once the feedback has shown the right one)
+is graded for the learner to see but kept apart as a retry: it changes neither the task's grade, nor the
+score, nor the progress store, so ``answer 1 C`` after reading the key cannot turn wrong into right.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ class LabSession:
         self.seconds: list[float] = [0.0] * len(self.instances)
         self.started = [self.clock()] * len(self.instances)
         self.history: list[str] = []
+        # Later answers to an answered task, as (answer as recorded, right?), for the screens to show.
+        self.retries: list[list[tuple[str, bool]]] = [[] for _ in self.instances]
 
     @property
     def lab(self) -> Any:
@@ -46,15 +52,19 @@ class LabSession:
         return run_line(self.case.system, line)
 
     def answer(self, i: int, given: str) -> Any:
-        """Grade ``given`` for task ``i`` (0-based) and record it; an unreadable answer raises AnswerError."""
+        """Grade ``given`` for task ``i`` (0-based) and record it; an unreadable answer raises AnswerError.
+        A task already answered keeps its first grade: this answer is graded, returned and kept as a retry."""
         from study.quiz.grade import grade_answer, normalize_answer
 
         inst = self.instances[i]
         grade = grade_answer(inst, given)
         now = self.clock()
-        self.grades[i] = grade
         # As recorded ("A", not the "a" typed): the review shows a pick as "A) its text".
         given = normalize_answer(inst, given) if inst.options else given.strip()
+        if self.grades[i] is not None:
+            self.retries[i].append((given, bool(grade.correct)))
+            return grade
+        self.grades[i] = grade
         self.given[i] = given
         self.seconds[i] = max(0.0, (now - self.started[i]).total_seconds())
         if self.store is not None:
@@ -76,13 +86,17 @@ class LabSession:
     def done(self) -> bool:
         return all(g is not None for g in self.grades)
 
+    def is_retry(self, i: int) -> bool:
+        """Whether task ``i``'s latest answer was a retry (the task was graded before it)."""
+        return bool(self.retries[i])
+
     def score(self) -> tuple[int, int]:
         return sum(bool(g and g.correct) for g in self.grades), len(self.grades)
 
 
 def last_results(lab_ids: Iterable[str], attempts: Iterable[Any]) -> dict[str, int]:
     """Per lab, how many of its tasks were right in the most recent time it was worked (its last session,
-    each task's last answer there). ``attempts`` newest first, as ``Store.history`` gives them; a lab never
+    each task's first answer there: the grade; a store written before retries were kept apart may hold more). ``attempts`` newest first, as ``Store.history`` gives them; a lab never
     worked is absent."""
     # Longest id first: lab and task ids may hold dots, so "lab.a.b.t" is lab "a.b" when there is one.
     prefixes = sorted(((f"lab.{lab_id}.", lab_id) for lab_id in lab_ids), key=lambda p: -len(p[0]))
@@ -95,5 +109,5 @@ def last_results(lab_ids: Iterable[str], attempts: Iterable[Any]) -> dict[str, i
         if lab_id is None:
             continue
         if session.setdefault(lab_id, a.session_id) == a.session_id:
-            answers.setdefault(lab_id, {}).setdefault(a.item_id, a.correct)  # newest first: the last answer
+            answers.setdefault(lab_id, {})[a.item_id] = a.correct  # newest first: the oldest, first answer wins
     return {lab_id: sum(right.values()) for lab_id, right in answers.items()}

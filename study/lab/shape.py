@@ -20,10 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from study.lab.draw import merge_gpu_defaults
+from study.lab.draw import derive_cluster, merge_gpu_defaults
 
 SHAPE_FILE = Path(__file__).with_name("shape.json")
-HOOKS = {"merge_gpu_defaults": merge_gpu_defaults}
+HOOKS = {"merge_gpu_defaults": merge_gpu_defaults, "derive_cluster": derive_cluster}
 ASCII_BLANKS = " \t\n\r\f\v"
 _DIGITS = re.compile(r"0|[1-9][0-9]{0,17}")
 

@@ -16,12 +16,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from study.lab.draw import merge_gpu_defaults
+from study.lab.draw import derive_cluster, merge_gpu_defaults
 
 SHAPE_FILE = Path(__file__).with_name("shape.json")
 
 # The functions a ``mode="before"`` validator may call, by the name the interpreter knows them by.
-HOOKS = {"merge_gpu_defaults": merge_gpu_defaults}
+HOOKS = {"merge_gpu_defaults": merge_gpu_defaults, "derive_cluster": derive_cluster}
 
 # Per node type, the keys an export may carry (beside "type"); the values of "metadata" and "ref" are not
 # rules (JSON-schema hints and pydantic's own bookkeeping) and are dropped.

@@ -7,7 +7,7 @@ bash says; a known tool with flags the lab does not simulate says so in one line
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import re
 import shlex
@@ -174,53 +174,106 @@ def _filter(text: str, argv: list[str]) -> str:
     if len(words) != 1 or not letters <= set("ivE") or any(f.startswith("--") for f in flags):
         raise NotSimulated(f"not simulated in this lab: {' '.join(argv)}")
     pattern = words[0]
-    try:
-        rx = re.compile(pattern if "E" in letters else re.escape(pattern).replace(r"\.\*", ".*"),
-                        re.IGNORECASE if "i" in letters else 0)
-    except re.error:
-        return "grep: Unmatched ( or \\("
+    rx = _grep_regex(pattern if "E" in letters else re.escape(pattern).replace(r"\.\*", ".*"), "i" in letters)
     keep = [ln for ln in lines if bool(rx.search(ln)) != ("v" in letters)]
     return "\n".join(keep)
 
 
+# A pattern is typed by the learner or written in a question file's exhibit, and run inside the app's own
+# process (the TUI, a browser tab): it must give an answer at once whatever it is. RE2 matches in time linear
+# in the text (no backtracking, so `(.*.*)*Z` cannot take exponential time), parses without recursion in
+# Python, and refuses a program bigger than max_mem; the bounds below keep the parse itself small too.
+MAX_PATTERN = 1000
+MAX_NESTING = 100
+MAX_REPEAT = 1000  # RE2's own limit for {n,m}; a larger count it reads as literal text, where grep refuses it
+_COUNT = re.compile(r"\{\s*(\d+)\s*(?:,\s*(\d*)\s*)?\}")
+
+
+class GrepError(NotSimulated):
+    """grep refuses the pattern: one line in grep's words, exit status 2."""
+
+
+def _grep_regex(source: str, fold: bool) -> Any:
+    import re2
+
+    if len(source) > MAX_PATTERN:
+        raise GrepError(f"grep: pattern too long (this lab takes {MAX_PATTERN} characters at most)")
+    depth = deepest = 0
+    for ch in source:
+        depth += (ch == "(") - (ch == ")")
+        deepest = max(deepest, depth)
+    if deepest > MAX_NESTING:
+        raise GrepError(f"grep: pattern nested too deeply (this lab takes {MAX_NESTING} levels at most)")
+    if any(int(n) > MAX_REPEAT for m in _COUNT.finditer(source) for n in m.groups() if n):
+        raise GrepError("grep: Regular expression too big")
+    options = re2.Options()
+    options.log_errors = False  # RE2 would write its own line to stderr for every bad pattern
+    options.case_sensitive = not fold
+    options.max_mem = 8 << 20
+    try:
+        return re2.compile(source, options=options)
+    except re2.error as exc:
+        text = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        if "missing )" in text or "unexpected )" in text:
+            raise GrepError("grep: Unmatched ( or \\(") from None
+        raise GrepError(f"grep: {text}") from None
+    except UnicodeError:  # a lone surrogate (an undecodable byte on the command line) is no text RE2 takes
+        raise GrepError("grep: the pattern is not valid UTF-8") from None
+
+
 def run_line(system: System, line: str) -> str:
     """What ``line`` prints in this system. Never raises for any input: errors are the shell's words."""
+    return run_status(system, line)[0]
+
+
+# Exit statuses as bash gives them: 127 when it finds no such command (here also a command the lab does not
+# simulate, which is not found in this lab either), 2 for a syntax error and for grep refusing its pattern.
+NOT_FOUND = 127
+SYNTAX = 2
+
+
+def run_status(system: System, line: str) -> tuple[str, int]:
+    """:func:`run_line`'s text with the exit status bash would give (``study lab --run`` exits with it)."""
     line = line.strip()
     if not line:
-        return ""
+        return "", 0
     if line in ("help", "?"):
-        return HELP
+        return HELP, 0
     if any(op in line for op in ("&&", "||", ";", ">", "<", "`", "$(")):
-        return "not simulated in this lab: only one command, optionally piped into grep, head or tail"
+        return "not simulated in this lab: only one command, optionally piped into grep, head or tail", SYNTAX
     try:
         lexer = shlex.shlex(line, posix=True, punctuation_chars="|")
         lexer.whitespace_split = True
         tokens = list(lexer)
     except ValueError as exc:
-        return f"bash: syntax error: {exc}"
+        return f"bash: syntax error: {exc}", SYNTAX
     stages: list[list[str]] = [[]]
     for tok in tokens:
         if tok == "|":
             stages.append([])
         elif set(tok) == {"|"}:
-            return f"bash: syntax error near unexpected token `{tok}'"
+            return f"bash: syntax error near unexpected token `{tok}'", SYNTAX
         else:
             stages[-1].append(tok)
     if any(not s for s in stages):
-        return "bash: syntax error near unexpected token `|'"
+        return "bash: syntax error near unexpected token `|'", SYNTAX
     tool, *argv = stages[0]
     try:
         if tool.startswith("sudo") and tool == "sudo" and argv:
             tool, *argv = argv
+        if tool not in TOOLS:
+            return f"bash: {tool}: command not found", NOT_FOUND
         text = run_tool(system, tool, argv)
         for stage in stages[1:]:
             if stage[0] not in FILTERS:
-                return f"bash: {stage[0]}: command not found" if stage[0] not in TOOLS else \
-                    "not simulated in this lab: piping into " + stage[0]
+                return (f"bash: {stage[0]}: command not found" if stage[0] not in TOOLS else
+                        "not simulated in this lab: piping into " + stage[0]), NOT_FOUND
             text = _filter(text, stage)
-        return text
+        return text, 0
+    except GrepError as exc:
+        return str(exc), SYNTAX
     except NotSimulated as exc:
-        return str(exc)
+        return str(exc), NOT_FOUND
 
 
 def completions(prefix: str) -> list[str]:

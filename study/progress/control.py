@@ -53,7 +53,8 @@ def _write(store: Store, item_id: str, *, suspended: int | None = None, buried_u
         if buried_until is not False:
             conn.execute("UPDATE item_control SET buried_until = ?, updated_at = ? WHERE item_id = ?",
                          (buried_until, utc_iso(now), item_id))
-        conn.execute("DELETE FROM item_control WHERE suspended = 0 AND buried_until IS NULL")
+        # A released item keeps its row, suspended 0 and buried nowhere, with the time of the release: a merge
+        # of an older backup must see that the release is newer than the backup's suspension.
 
 
 def suspend(store: Store, item_id: str, now: dt.datetime | None = None) -> None:
@@ -85,7 +86,8 @@ class Control:
 
 def controls(store: Store) -> list[Control]:
     """Every item with a suspension or a burial on record (a burial may have lapsed already)."""
-    rows = store._query("SELECT item_id, suspended, buried_until FROM item_control ORDER BY item_id")
+    rows = store._query("SELECT item_id, suspended, buried_until FROM item_control"
+                        " WHERE suspended = 1 OR buried_until IS NOT NULL ORDER BY item_id")
     return [Control(i, bool(s), parse_iso(b)) for i, s, b in rows]
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -58,8 +59,12 @@ from study.progress.store_rows import (
 )
 from study.progress.store_sessions import StoreSessions
 
+# A learner id as kept: ours are 12 hex digits; another plain token (an older or edited store) is kept too.
+LEARNER_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
 __all__ = [
     "DEFAULT_SETTINGS",
+    "LEARNER_ID",
     "MODES",
     "RETENTION_RANGE",
     "UTC",
@@ -135,6 +140,20 @@ class Store(StoreEvents, StoreSessions):
         out.update({k: v for k, v in stored.items() if v is not None})
         return out
 
+    def learner_id(self) -> str:
+        """This store's learner id (setting ``learner_id``), made on first use and kept: 12 random hex digits.
+        It names the xAPI export's default actor and travels in every export, so one learner's JSON export and
+        xAPI statements are matched as one learner. Any other plain token found there (an older or edited
+        store) is kept: replacing it would give the learner a second identity in an LRS."""
+        current = self.get_setting("learner_id")
+        if isinstance(current, str) and LEARNER_ID.match(current):
+            return current
+        import uuid
+
+        self.set_setting("learner_id", uuid.uuid4().hex[:12])
+        # Read back: if another process made one at the same moment, the stored value is the one that lasts.
+        return str(self.get_setting("learner_id"))
+
     # -- learning record store ---------------------------------------------------------------------------
 
     def lrs_acked(self, endpoint: str) -> set[str]:
@@ -155,8 +174,18 @@ class Store(StoreEvents, StoreSessions):
     def export_data(self, read_session: Any = None) -> dict[str, Any]:
         """Everything, as JSON-ready data (see ``study.progress.transfer`` for the format). A backup meant
         to be imported again passes the quiz's ``read_saved_session``, so a saved exam it could not resume
-        is left out rather than making the whole file refused later."""
+        is left out rather than making the whole file refused later.
+
+        The store gets its learner id here if it has none yet, so every export carries it: a JSON export made
+        before the first xAPI export had none, and the two exports of one learner counted as two. (Not when
+        the store is created: a backup merged into a new store keeps the local settings, so a new store's
+        own id would have replaced the learner's.)"""
         from study.progress.transfer import export_data
+
+        try:
+            self.learner_id()
+        except StoreError:
+            pass  # a store that cannot be written still exports, without an id to carry
 
         with self._lock:
             if self._conn is None:
@@ -176,7 +205,12 @@ class Store(StoreEvents, StoreSessions):
 
     def backup_to(self, target: str | os.PathLike[str]) -> Path:
         """A consistent SQLite copy of the whole store (online backup API), safe while others write."""
+        from study.held_files import refusal
+
         target = Path(target)
+        held = refusal(target)
+        if held:
+            raise StoreError(f"cannot back up into {target}: {held}")
         with self._lock:
             if self._conn is None:
                 raise StoreError("the progress store is closed")

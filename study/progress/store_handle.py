@@ -14,9 +14,11 @@ from types import TracebackType
 from typing import Any, TypeVar
 from collections.abc import Callable
 
+from study import held_files
 from study.progress.store_open import (
     StoreError,
     WriteTx,
+    close_connection,
     file_identity,
     is_damage,
     open_connection,
@@ -37,8 +39,10 @@ class StoreHandle:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None
         self.notice: str | None
-        self._conn, self.notice = open_connection(self.path)
-        self._opened_as = file_identity(self.path)  # see ``_follow_path``
+        self._opened_as: held_files.Identity | None
+        # The identity the file had when connected: ``_follow_path`` compares the path with it, and it is
+        # held in ``study.held_files`` until the connection closes.
+        self._conn, self.notice, self._opened_as = open_connection(self.path)
         self.on_notice: Callable[[str], None] | None = None  # the app's toast for a notice found in use
         self._left_out: dict[str, int] = {}  # rows left out of reads for a time damaged on disk, by kind
 
@@ -61,11 +65,10 @@ class StoreHandle:
             return write_error(self.path, exc)
         with self._lock:
             try:
-                self._conn, notice = reopen_after_damage(self.path, self._conn, exc)
+                self._conn, notice, self._opened_as = reopen_after_damage(self.path, self._conn, self._opened_as, exc)
                 self.notice = notice
-                self._opened_as = file_identity(self.path)
             except StoreError as err:
-                self._conn = None
+                self._conn, self._opened_as = None, None
                 return err
         return StoreError(notice)
 
@@ -78,16 +81,16 @@ class StoreHandle:
             return
         with self._lock:
             old, self._conn = self._conn, None
+            old_identity, self._opened_as = self._opened_as, None
             try:
-                old.close()
+                close_connection(old, old_identity)
             except sqlite3.Error:
                 pass  # it was the unlinked file: nothing there is the learner's any more
             try:
-                self._conn, _notice = open_connection(self.path)
+                self._conn, _notice, self._opened_as = open_connection(self.path)
             except StoreError as exc:
                 raise StoreError(f"the progress store {self.path} went away while study ran, and no new one "
                                  f"could be started there: {exc}") from None
-            self._opened_as = file_identity(self.path)
             what = ("was deleted while study ran; a new store was started there" if now is None
                     else "was replaced while study ran; study now records into the file found there")
             notice = f"the progress store {self.path} {what}, and your answers go on being recorded"
@@ -115,8 +118,9 @@ class StoreHandle:
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+                conn, identity = self._conn, self._opened_as
+                self._conn, self._opened_as = None, None
+                close_connection(conn, identity)
 
     @property
     def schema_version(self) -> int:

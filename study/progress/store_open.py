@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Iterator
 
+from study import held_files
 from study.inputs import file_kind
 from study.progress.migrations import SCHEMA_VERSION, migrate
 from study.untrusted import shown
@@ -114,25 +115,56 @@ class WriteTx:
             self.conn.execute("ROLLBACK")
 
 
-def open_connection(path: Path) -> tuple[sqlite3.Connection, str | None]:
-    """A checked, migrated read-write connection to ``path`` and the notice to show (``None`` unless a damaged
-    file was moved aside). Raises ``StoreError`` for what cannot be repaired by starting afresh."""
+def open_connection(path: Path) -> tuple[sqlite3.Connection, str | None, held_files.Identity]:
+    """A checked, migrated read-write connection to ``path``, the notice to show (``None`` unless a damaged
+    file was moved aside) and the file's identity, which stays registered in ``study.held_files`` until the
+    caller gives it back with ``close_connection``. Raises ``StoreError`` for what cannot be repaired by
+    starting afresh.
+
+    A file this process already holds is not checked again: the raw read of its first bytes would open and
+    close a descriptor of it, dropping the other connection's locks (``study.held_files`` says what follows),
+    and it was checked when this process first opened it. The registry's lock covers the check, the connect
+    and the registration, so a worker thread opening the store cannot slip a raw check in between."""
     _prepare(path)
     notice = None
-    for _ in range(3):
-        identity = _identity(path)
-        try:
-            _check(path)
-            return _connect(path), notice
-        except Damaged as exc:
-            if _identity(path) != identity:
-                continue  # another process replaced the file meanwhile (it may have repaired it): look again
-            moved = move_aside(path)
-            # SQLite quotes the damaged schema text, newlines and all: the notice must stay one line.
-            why = shown(str(exc), keep_newlines=False)
-            notice = (f"{path} was not a valid progress store ({why}); it was moved to {moved.name} and a new, "
-                      "empty store was started")
+    with held_files.LOCK:
+        for _ in range(3):
+            identity = _identity(path)
+            try:
+                if not held_files.held_identity(identity):
+                    _check(path)
+                conn = _connect(path)
+            except Damaged as exc:
+                if _identity(path) != identity:
+                    continue  # another process replaced the file meanwhile (it may have repaired it): look again
+                if held_files.held_identity(identity):
+                    # Found damaged by a second connection while another of ours uses it: that one moves it
+                    # aside when it meets the damage; renaming it under its feet here would lose its writes.
+                    raise StoreError(f"progress store {path} is damaged ({shown(str(exc), keep_newlines=False)})"
+                                     "; close study and open it again") from None
+                moved = move_aside(path)
+                # SQLite quotes the damaged schema text, newlines and all: the notice must stay one line.
+                why = shown(str(exc), keep_newlines=False)
+                notice = (f"{path} was not a valid progress store ({why}); it was moved to {moved.name} and a "
+                          "new, empty store was started")
+                continue
+            opened = _identity(path)
+            if opened is None:  # deleted in the instant after the connect: that connection writes nowhere
+                conn.close()
+                continue
+            held_files.hold(opened)
+            return conn, notice, opened
     raise StoreError(f"progress store {path} kept changing while it was opened; try again")
+
+
+def close_connection(conn: sqlite3.Connection | None, identity: held_files.Identity | None) -> None:
+    """Close a connection from ``open_connection`` and give its file back to the registry."""
+    try:
+        if conn is not None:
+            conn.close()
+    finally:
+        if identity is not None:
+            held_files.release(identity)
 
 
 def move_aside(path: Path) -> Path:
@@ -360,18 +392,18 @@ def _read_version(conn: sqlite3.Connection) -> int:
     return version
 
 
-def reopen_after_damage(path: Path, conn: sqlite3.Connection | None, exc: BaseException) -> tuple[sqlite3.Connection, str]:
+def reopen_after_damage(path: Path, conn: sqlite3.Connection | None, identity: held_files.Identity | None,
+                        exc: BaseException) -> tuple[sqlite3.Connection, str, held_files.Identity]:
     """Damage found while the store was in use: move the file aside, close ``conn``, start a fresh store.
-    Returns the new connection and the notice."""
+    Returns the new connection, the notice and the new file's identity (as ``open_connection``)."""
     # Moved before closing: the close checkpoints into the file it has open (the one kept aside) and can
     # no longer delete a -wal that belongs to it.
     moved = move_aside(path)
-    if conn is not None:
-        try:
-            conn.close()
-        except sqlite3.Error:
-            pass
-    new, _ = open_connection(path)
+    try:
+        close_connection(conn, identity)
+    except sqlite3.Error:
+        pass
+    new, _, opened = open_connection(path)
     notice = (f"{path} turned out to be damaged ({exc}); it was moved to {moved.name} and a new, empty store "
               "was started")
-    return new, notice
+    return new, notice, opened

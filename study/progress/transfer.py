@@ -48,6 +48,9 @@ _ATTEMPT_KEYS = ("uid", "item_id", "content_hash", "params", "given", "correct",
 _REVIEW_KEYS = ("uid", "card_id", "content_hash", "rating", "seconds", "at")
 _SESSION_KEYS = ("id", "kind", "started_at", "updated_at", "deadline", "state_json", "finished_at",
                  "report_json")
+_CONTROL_KEYS = ("item_id", "suspended", "buried_until", "updated_at")
+_REGRADE_KEYS = ("attempt_uid", "item_id", "old_correct", "new_correct", "old_rating", "new_rating",
+                 "content_hash", "at")
 
 
 def export_data(store: Store, read_session: SessionReader | None = None) -> dict[str, Any]:
@@ -84,6 +87,10 @@ def export_data(store: Store, read_session: SessionReader | None = None) -> dict
             settings = {k: stored_json(v, None) for k, v in conn.execute("SELECT key, value FROM settings ORDER BY key")}
             # The learner's reports of problems with questions reach instructors here (``study analyze``).
             reports = export_reports(conn)
+            control = [dict(zip(_CONTROL_KEYS, r)) for r in conn.execute(
+                f"SELECT {', '.join(_CONTROL_KEYS)} FROM item_control ORDER BY item_id")]
+            regrades = [dict(zip(_REGRADE_KEYS, r)) for r in conn.execute(
+                f"SELECT {', '.join(_REGRADE_KEYS)} FROM attempt_regrades ORDER BY at, id")]
         finally:
             conn.execute("COMMIT")
     # Values damaged on disk are left out, so the backup always imports: a card is rebuilt from the history
@@ -94,6 +101,10 @@ def export_data(store: Store, read_session: SessionReader | None = None) -> dict
             if s[key] is not None and not isinstance(stored_json(s[key], None), dict):
                 s[key] = None
     settings = usable_settings(settings)
+    for c in control:
+        c["suspended"] = bool(c["suspended"])
+    for g in regrades:
+        g["old_correct"], g["new_correct"] = bool(g["old_correct"]), bool(g["new_correct"])
     for a in attempts:
         a["params"] = stored_json(a["params"], {})
         a["correct"] = bool(a["correct"])
@@ -110,12 +121,17 @@ def export_data(store: Store, read_session: SessionReader | None = None) -> dict
         "items": items,
         "settings": settings,
         "reports": reports,
+        "item_control": control,
+        "attempt_regrades": regrades,
     }
     # A row whose values were damaged on disk (an unreadable time) would make the whole backup impossible
     # to restore: it is left out, and the file says how many were.
     left_out = leave_out_unrestorable(data, read_session)
     if left_out:
         data["left_out_damaged"] = left_out
+    # The reports go last: `study analyze` reads them from the end of a large export without parsing it all
+    # (study.analysis.learner_reports), so a key after them hid every learner's report.
+    data["reports"] = data.pop("reports")
     return data
 
 
@@ -129,14 +145,18 @@ def import_data(store: Store, data: Mapping[str, Any], *, replace: bool = False,
     from study.progress.store import utc_iso
 
     backup = parse_backup(data, read_session)
-    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0}
+    added = {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0,
+             "item_control": 0, "attempt_regrades": 0}
     with store._tx() as conn:
         if replace:
-            tables = ["attempts", "reviews", "items", "sessions", "settings", "item_totals", "activity"]
-            # A backup from before reports existed says nothing about them: keep the learner's.
-            tables += ["reports"] if backup.reports is not None else []
-            for table in tables:
-                conn.execute(f"DELETE FROM {table}")
+            # Every table of the schema, read from the schema as ``reset`` does: a list written by hand kept the
+            # newer suspensions and regrade history through a restore of an older backup. A backup from before
+            # reports existed says nothing about them: the learner's are kept.
+            keep = set() if backup.reports is not None else {"reports"}
+            for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                         " AND name NOT LIKE 'sqlite_%'").fetchall():
+                if table not in keep:
+                    conn.execute(f'DELETE FROM "{table}"')
         for s in backup.sessions:
             row = tuple(getattr(s, k) for k in _SESSION_KEYS)
             cur = conn.execute(
@@ -186,6 +206,7 @@ def import_data(store: Store, data: Mapping[str, Any], *, replace: bool = False,
                 (rep.uid, rep.item_id, rep.content_hash, rep.kind, rep.text, rep.context, rep.session_id, rep.at),
             )
             added["reports"] += cur.rowcount
+        added["item_control"], added["attempt_regrades"] = _merge_control(conn, backup)
         if replace:
             now = utc_iso(dt.datetime.now(dt.timezone.utc))
             for i in backup.items:
@@ -214,6 +235,29 @@ def import_data(store: Store, data: Mapping[str, Any], *, replace: bool = False,
     if backup.settings.ignored():
         added["ignored_settings"] = backup.settings.ignored()  # type: ignore[assignment]
     return added
+
+
+def _merge_control(conn: sqlite3.Connection, backup: Any) -> tuple[int, int]:
+    """Held-back items (the newer decision of the two wins, as for sessions) and regrade history (a row
+    already there is not written twice, so a second regrade cannot double it). Returns the rows written."""
+    held = 0
+    for c in backup.item_control or ():
+        held += conn.execute(
+            "INSERT INTO item_control(item_id, suspended, buried_until, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(item_id) DO UPDATE SET suspended = excluded.suspended,"
+            " buried_until = excluded.buried_until, updated_at = excluded.updated_at"
+            " WHERE excluded.updated_at > item_control.updated_at",
+            (c.item_id, int(c.suspended), c.buried_until, c.updated_at)).rowcount
+    regraded = 0
+    for g in backup.attempt_regrades or ():
+        row = (g.attempt_uid, g.item_id, int(g.old_correct), int(g.new_correct), g.old_rating, g.new_rating,
+               g.content_hash, g.at)
+        regraded += conn.execute(
+            f"INSERT INTO attempt_regrades({', '.join(_REGRADE_KEYS)}) SELECT ?, ?, ?, ?, ?, ?, ?, ?"
+            " WHERE NOT EXISTS (SELECT 1 FROM attempt_regrades WHERE attempt_uid = ? AND at = ?"
+            " AND new_correct = ? AND content_hash = ?)",
+            (*row, g.attempt_uid, g.at, int(g.new_correct), g.content_hash)).rowcount
+    return held, regraded
 
 
 def _card_dict(card_json: str) -> dict[str, Any] | None:

@@ -54,6 +54,7 @@ def check_saved_state(data: Any, instances: Sequence[Any]) -> None:
             raise SavedStateError(f"answer {i + 1} {_short(answer)} does not fit its question: {exc}") from None
     if not all(isinstance(f, bool) for f in data["flags"]):
         raise SavedStateError("flags must be true or false")
+    _check_struck(data.get("struck"), instances)
     if not all(_number(s) and 0 <= s <= MAX_SECONDS for s in data["seconds"]):
         raise SavedStateError(f"seconds must be numbers from 0 to {MAX_SECONDS}")
     recorded = data.get("recorded")
@@ -101,6 +102,20 @@ def _check_clock(data: dict[str, Any], from_iso: Callable[[str | None], dt.datet
         limit = (minutes or 0) * 60
         if not isinstance(marks, list) or not all(_whole(a) and 0 <= a <= limit for a in marks):
             raise SavedStateError(f"{key} must be a list of seconds left, from 0 to the exam's {limit:g}")
+
+
+def _check_struck(struck: Any, instances: Sequence[Any]) -> None:
+    """Struck-out choices: missing in a state saved before they were kept; else per question, choice numbers
+    of that question's options, each once."""
+    if struck is None:
+        return
+    if not isinstance(struck, list) or len(struck) != len(instances):
+        raise SavedStateError(f"struck must be a list of {len(instances)} lists, one per question")
+    for i, (inst, marks) in enumerate(zip(instances, struck)):
+        options = len(inst.options)
+        if (not isinstance(marks, list) or len(set(marks)) != len(marks)
+                or not all(_whole(m) and 0 <= m < options for m in marks)):
+            raise SavedStateError(f"struck choices of question {i + 1} are not choices of its {options}")
 
 
 def _whole(value: Any) -> bool:

@@ -114,6 +114,8 @@ class QuizSession:
         self.instances: list[Instance] = list(instances)
         self.answers: list[str | None] = [None] * len(self.instances)
         self.flags: list[bool] = [False] * len(self.instances)
+        # Choices the learner struck out as wrong, per question: saved, so a resume after a crash shows them.
+        self.struck: list[list[int]] = [[] for _ in self.instances]
         self.seconds: list[float] = [0.0] * len(self.instances)
         self.index = 0
         self.started_at = as_utc(started_at)
@@ -239,6 +241,14 @@ class QuizSession:
         self._persist()
         return self.flags[self.index]
 
+    def strike(self, struck: set[int] | list[int], now: Any = None) -> list[int]:
+        """Set the current question's struck-out choices (the screen toggles one; a pick takes it back)."""
+        self._begin(now)
+        options = len(self.current.options)
+        self.struck[self.index] = sorted(i for i in set(struck) if 0 <= i < options)
+        self._persist()
+        return self.struck[self.index]
+
     def next(self, now: Any = None) -> bool:
         """Move to the next question; ``False`` (and no move) at the last one."""
         return self.goto(self.index + 1, now) if self.index + 1 < self.count else self._stay(now)
@@ -305,6 +315,7 @@ class QuizSession:
             "index": self.index,
             "answers": list(self.answers),
             "flags": list(self.flags),
+            "struck": [list(x) for x in self.struck],
             "seconds": list(self.seconds),
             "mark": iso(self.mark),
             "status": self.status,
@@ -372,6 +383,9 @@ class QuizSession:
         s.index = data["index"]
         s.answers = list(data["answers"])
         s.flags = list(data["flags"])
+        # A state saved before struck choices were kept has none (check_saved_state accepts it missing).
+        struck = data.get("struck")
+        s.struck = [list(x) for x in struck] if struck is not None else [[] for _ in instances]
         s.seconds = [float(x) for x in data["seconds"]]
         s.mark = from_iso(data["mark"]) or s.started_at
         s.status = data["status"]

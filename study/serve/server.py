@@ -22,7 +22,8 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from study.serve.auth import token_gate
+from study.serve.auth import page_headers, token_gate
+from study.serve.driver import PATH as DRIVER_PATH
 
 HERE = Path(__file__).resolve().parent
 # textual.js, xterm.css and the Roboto Mono files ship inside the textual-serve wheel; the page uses them from
@@ -30,6 +31,15 @@ HERE = Path(__file__).resolve().parent
 TEXTUAL_SERVE_STATIC = Path(sys.modules[Server.__module__].__file__ or "").resolve().parent / "static"
 QUIT_GRACE_S = 3.0  # an app asked to quit has this long before it is terminated, then as long again before kill
 MAX_SESSIONS = 16  # each tab is an app process; a runaway reload loop must not fork the machine to death
+# A connection must send a whole request this soon after it opens (aiohttp closes it otherwise), so silent or
+# byte-a-minute clients cannot pile up before any token is checked; it is also the idle keep-alive limit.
+HEADER_TIMEOUT_S = 10.0
+MAX_WIDTH, MAX_HEIGHT = 500, 300  # a 4000x4000 terminal took one app from 83 MB to 1.4 GB
+
+
+def clamp_size(width: Any, height: Any) -> tuple[int, int]:
+    """A terminal size from the page, within what any screen shows: the first size and every resize."""
+    return (min(max(to_int(str(width), 80), 20), MAX_WIDTH), min(max(to_int(str(height), 24), 5), MAX_HEIGHT))
 
 log = logging.getLogger("study.serve")
 
@@ -56,6 +66,14 @@ class StudyAppService(AppService):
         assert process.stdin is not None
         self._stdin = process.stdin
         return process
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width=width, height=height)
+        environment["TEXTUAL_DRIVER"] = DRIVER_PATH  # textual's driver, plus: exit when the server is gone
+        return environment
+
+    async def set_terminal_size(self, width: Any, height: Any) -> None:
+        await super().set_terminal_size(*clamp_size(width, height))
 
     @property
     def process(self) -> asyncio.subprocess.Process | None:
@@ -117,8 +135,7 @@ class StudyServer(Server):
         if len(self.services) >= MAX_SESSIONS:
             raise web.HTTPServiceUnavailable(text=f"503: {MAX_SESSIONS} tabs are open already; close one\n")
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=1 << 20)
-        width = min(max(to_int(request.query.get("width", "80"), 80), 20), 500)
-        height = min(max(to_int(request.query.get("height", "24"), 24), 5), 300)
+        width, height = clamp_size(request.query.get("width", "80"), request.query.get("height", "24"))
         await websocket.prepare(request)
         service = StudyAppService(self.app_argv, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                   close=websocket.close, download_manager=self.download_manager)
@@ -136,17 +153,41 @@ class StudyServer(Server):
             await websocket.close()
         return websocket
 
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        """textual-serve's download, with the page's headers: it sends them itself, before our gate could."""
+        key = request.match_info["key"]
+        try:
+            meta = await self.download_manager.get_download_metadata(key)
+        except KeyError:
+            raise web.HTTPNotFound(text="404: no such download\n") from None
+        response = web.StreamResponse()
+        response.content_type = meta.mime_type
+        if meta.encoding:
+            response.charset = meta.encoding
+        disposition = "inline" if meta.open_method == "browser" else "attachment"
+        # Quoted and stripped of quotes and line breaks: the name comes from the app, not from the request.
+        name = "".join(ch for ch in meta.file_name if ch not in '"\\\r\n')
+        response.headers["Content-Disposition"] = f'{disposition}; filename="{name}"'
+        page_headers(response.headers)
+        await response.prepare(request)
+        async for chunk in self.download_manager.download(key):
+            await response.write(chunk)
+        await response.write_eof()
+        return response
+
     async def on_shutdown(self, app: web.Application) -> None:
         await asyncio.gather(*(service.end() for service in list(self.services)), return_exceptions=True)
 
     async def run(self, on_listening: Any) -> None:
-        """Serve until SIGINT or SIGTERM; ``on_listening(port)`` runs once the socket is bound."""
+        """Serve until SIGINT, SIGTERM or SIGHUP; ``on_listening(port)`` runs once the socket is bound.
+
+        SIGHUP is the terminal window closing or an ssh session dropping: it ends the apps as ctrl+c does."""
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(sig, stop.set)
         runner = web.AppRunner(await self._make_app(), access_log=None, handle_signals=False,
-                               shutdown_timeout=2 * QUIT_GRACE_S)
+                               shutdown_timeout=2 * QUIT_GRACE_S, keepalive_timeout=HEADER_TIMEOUT_S)
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port)

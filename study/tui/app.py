@@ -6,6 +6,7 @@ home layout, and the bank and store load in a worker right after it.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import os
@@ -14,7 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
-from textual import events, on
+from textual import events, messages, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -78,6 +79,16 @@ def _topics_provider() -> type:
     return TopicsProvider
 
 
+EXIT_DEFERRALS = 100  # 10 ms each: a screen that keeps posting to itself must not hold up the exit for long
+
+
+def messages_waiting(app: App[Any]) -> bool:
+    """Whether the app or any widget of its screens has a message still to handle."""
+    pumps = [app, *(node for screen in app.screen_stack for node in screen.walk_children(with_self=True))]
+    return any(not queue.empty() for queue in (getattr(node, "_message_queue", None) for node in pumps)
+               if queue is not None)
+
+
 class StudyApp(App[int]):
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {_topics_provider}
@@ -104,6 +115,7 @@ class StudyApp(App[int]):
                  poll_seconds: float | None = POLL_SECONDS, practice_preset: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.services = services
+        self._exit_deferred = 0  # see on_exit_app
         # Home paints its last figures from disk at start-up (study.tui.snapshot) only when it loads the
         # real bank and store itself; with injected ones (tests) it always computes.
         self.use_snapshot = services.bank is None and services.store is None
@@ -121,6 +133,20 @@ class StudyApp(App[int]):
         self._deferred: list[tuple[str, dict[str, Any]]] = []
 
     # -- start-up ---------------------------------------------------------------------------------------
+
+    async def on_exit_app(self, message: messages.ExitApp) -> None:
+        # The web driver posts ExitApp for the server's "quit" (a tab closed) and SIGTERM posts it too, right
+        # behind keys the app has passed on to a widget; a key's binding runs when it bubbles back to the app,
+        # behind the ExitApp, so exiting at once dropped an answer whose enter came in the same instant. The
+        # exit goes to the back of the line until nothing is waiting (bounded). It waits with asyncio, not a
+        # Textual timer: timers stop ticking once App.exit() has run (a pressed q), so the exit never came.
+        # Textual calls each class's handler down the MRO: App's own ``_on_exit_app`` (the real exit) runs
+        # after this one unless the default is prevented.
+        if self._exit_deferred < EXIT_DEFERRALS and messages_waiting(self):
+            self._exit_deferred += 1
+            message.prevent_default()
+            await asyncio.sleep(0.01)  # the widgets' own queues run meanwhile
+            self.post_message(messages.ExitApp())
 
     def get_default_screen(self) -> Screen:
         return screen_class("home")()

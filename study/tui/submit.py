@@ -62,6 +62,16 @@ def sync_after_a_set(app: Any, store: Any) -> None:
     from study.tui.auto_sync import start_auto_sync
 
     path = getattr(store, "path", None)
-    if path is None:
+    if path is None or not sync_is_on(store):
         return
     app.call_from_thread(start_auto_sync, app, path)
+
+
+def sync_is_on(store: Any) -> bool:
+    """Asked of the app's own connection: opening the store a second time to read two settings was how a
+    finished set used to drop the app's locks (``study.held_files``), and with sync off there is nothing else
+    to open it for."""
+    try:
+        return bool(store.get_setting("lrs_auto_sync") and store.get_setting("lrs_endpoint"))
+    except Exception:  # noqa: BLE001 - a store that cannot be read now cannot be synced either
+        return False

@@ -109,7 +109,7 @@ def test_the_page_reloads_on_its_cookie_and_without_it_gets_403(served: Served, 
 
 RECORD_WINDOW_OPEN = """
 window.__opened = [];
-window.open = (url, target) => { window.__opened.push([String(url), target]); return null; };
+window.open = (url, target, features) => { window.__opened.push([String(url), target, features]); return null; };
 """
 
 
@@ -149,13 +149,15 @@ def test_a_card_link_opens_in_a_new_tab_and_progress_downloads(served: Served, b
         tab.page.wait_for_timeout(500)
         click_text(tab, reference.title[:30])
         tab.page.wait_for_function("() => window.__opened.length > 0", timeout=WAIT_S * 1000)
-        assert tab.page.evaluate("() => window.__opened") == [[reference.url, "_blank"]]
+        # Opened without a handle on this tab (no window.opener) and without a Referer: the page opened cannot
+        # send the study tab elsewhere (reverse tabnabbing).
+        assert tab.page.evaluate("() => window.__opened") == [[reference.url, "_blank", "noopener,noreferrer"]]
 
         # "Export progress" from the command palette: the browser is handed the backup as a download.
         run_from_palette(tab, "Export progress")
         tab.page.wait_for_function("() => window.__opened.length > 1", timeout=WAIT_S * 1000)
-        url, target = tab.page.evaluate("() => window.__opened[1]")
-        assert url.startswith(served.base + "/download/") and target == "_blank"
+        url, target, features = tab.page.evaluate("() => window.__opened[1]")
+        assert url.startswith(served.base + "/download/") and target == "_blank" and features == "noopener,noreferrer"
         got = tab.page.evaluate("async (url) => { const r = await fetch(url);"
                                 " return [r.status, r.headers.get('content-disposition'), await r.text()]; }", url)
         status, disposition, body = got
@@ -164,3 +166,53 @@ def test_a_card_link_opens_in_a_new_tab_and_progress_downloads(served: Served, b
         assert len(backup["attempts"]) == served.stats()["attempts"]
     finally:
         tab.close()
+
+
+ANOTHER_PORTS_PAGE = """<!DOCTYPE html><script>
+window.result = {opened: false, messages: 0, closed: false};
+const socket = new WebSocket("ws://127.0.0.1:%d/ws?width=80&height=24");
+socket.onopen = () => { window.result.opened = true; socket.send(JSON.stringify(["stdin", "\\u0010"])); };
+socket.onmessage = () => { window.result.messages += 1; };
+socket.onclose = () => { window.result.closed = true; };
+</script>"""
+
+
+def test_a_page_on_another_local_port_cannot_open_the_socket(served: Served, browser_context: Any) -> None:
+    """Another local server's page (a notebook, a dev server, a package's server) is the same *site*, so the
+    SameSite=Strict cookie goes with its websocket: only the Origin check stops it reading the screen."""
+    import http.server
+    import threading
+
+    from .test_serve_http import children_of
+
+    port = int(served.base.rsplit(":", 1)[1])
+    page = (ANOTHER_PORTS_PAGE % port).encode()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    tab = Tab(browser_context)
+    try:
+        tab.page.goto(served.url)  # the learner's own tab: the browser now holds the cookie
+        tab.wait_for("Readiness")
+        before = set(children_of(served.proc.pid))
+        evil = browser_context.new_page()
+        try:
+            evil.goto(f"http://127.0.0.1:{other.server_address[1]}/")
+            evil.wait_for_function("() => window.result.closed", timeout=WAIT_S * 1000)
+            assert evil.evaluate("() => window.result") == {"opened": False, "messages": 0, "closed": True}
+        finally:
+            evil.close()
+        assert set(children_of(served.proc.pid)) == before  # no app was started for it
+    finally:
+        tab.close()
+        other.shutdown()

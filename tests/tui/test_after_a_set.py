@@ -107,6 +107,8 @@ async def test_a_finished_set_syncs_when_the_learner_turned_it_on(make_app, stor
         return True, "Synced 5 statements to the LRS"
 
     monkeypatch.setattr(sync, "auto_sync", fake_auto_sync)
+    store.set_setting("lrs_endpoint", "http://127.0.0.1:9/xAPI/statements")
+    store.set_setting("lrs_auto_sync", True)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)

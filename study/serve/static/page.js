@@ -6,6 +6,14 @@
   if (params.has("fontsize")) keep.set("fontsize", params.get("fontsize"));
   const rest = keep.toString();
   history.replaceState(null, "", window.location.pathname + (rest ? "?" + rest : ""));
+  // textual.js opens links and downloads with window.open(url, "_blank"), which hands the new page a handle
+  // on this tab (window.opener): the opened page could send the study tab to a look-alike address. Every new
+  // tab this page opens gets no opener and no Referer.
+  const open = window.open.bind(window);
+  window.open = function (url, target) {
+    if (target === "_self") return open(url, target);
+    return open(url, "_blank", "noopener,noreferrer");
+  };
   function restart() { window.location.reload(); }
   // The app starts blurred (textual-serve's driver says so) and Textual then hides the footer's keys until
   // focus arrives. Once the app's first screen is here, focus the terminal so its keys show at once and

@@ -446,6 +446,9 @@ class ExamScreen(QuizScreen):
 
     # -- actions ----------------------------------------------------------------------------------------
 
+    def save_struck(self, struck: set[int]) -> None:
+        self._act(self.session.strike, set(struck))
+
     def _act(self, fn, *args) -> Any:
         """Run a session action; the deadline may have passed, in which case the session already submitted."""
         from study.progress import StoreError

@@ -55,8 +55,6 @@ class QuizScreen(StudyScreen):
     def __init__(self, session: Any) -> None:
         super().__init__()
         self.session = session
-        # Struck-out choices per question position, kept while the session is on screen (not saved).
-        self.struck: dict[int, set[int]] = {}
         # The status line answers a pick key (no such choice, nothing picked, too few picks): the next pick
         # makes it stale, so the pick puts the resting status back.
         self._pick_hint_shown = False
@@ -95,7 +93,7 @@ class QuizScreen(StudyScreen):
         inst = self.session.current
         typed = self.session.answers[self.session.index] or "" if inst.is_numeric_typed else ""
         self.view.show(inst, picked=self.picked_indices(), typed=typed, key=self.shown_key,
-                       struck=self.struck.get(self.session.index))
+                       struck=set(self.session.struck[self.session.index]))
         self.set_status("")
         self.update_header()
 
@@ -162,11 +160,22 @@ class QuizScreen(StudyScreen):
             return
         was_picked = index in choices.picked
         now_struck = choices.strike(index)
-        self.struck[self.session.index] = set(choices.struck)
+        self.save_struck(choices.struck)
         if was_picked:  # the strike took the pick back: the answer changes with it
             self.on_picks(tuple(sorted(choices.picked)), False)
         self.set_status(f"Choice {LABELS[index]} struck out (shift+{LABELS[index]} again puts it back)."
                         if now_struck else f"Choice {LABELS[index]} is back.")
+
+    def save_struck(self, struck: set[int]) -> None:
+        """Keep the struck choices with the session (saved with it, so a resume brings them back). A failed save
+        (a full disk) keeps them on screen only; the exam's own override sends time-up to its results."""
+        from study.progress import StoreError
+        from study.quiz import SessionError
+
+        try:
+            self.session.strike(struck)
+        except (SessionError, StoreError):
+            self.session.struck[self.session.index] = sorted(struck)
 
     def hint_no_pick(self) -> None:
         self.say_pick_hint(no_pick_hint(len(self.session.current.options)) + self.skip_hint)

@@ -297,8 +297,15 @@ class QuestionView(VerticalScroll, can_focus=False):
     def on_resize(self, _event: events.Resize) -> None:
         self.call_after_refresh(self.fit)
 
+    def _gone(self) -> bool:
+        """The view's screen went away (an exam submitted, a set left) while a fit it queued after a resize
+        was still waiting: its children are removed, and measuring them would raise NoMatches (issue 37 §1)."""
+        return not self.is_attached or not self.query(StemBox)
+
     def fit(self) -> None:
         """Give the stem the height the choices (or the number box) leave, or all it needs once answered."""
+        if self._gone():
+            return
         box = self.stem_box
         if self.choices.rewrap():
             self.call_after_refresh(self.fit)  # measure the choices once they are drawn at their new width
@@ -323,10 +330,14 @@ class QuestionView(VerticalScroll, can_focus=False):
         return rows
 
     def _fitted(self) -> None:
+        if self._gone():
+            return
         self.mark_more()
         self.settled = True
 
     def mark_more(self) -> None:
+        if self._gone():
+            return
         box = self.stem_box
         more = self.query_one("#q-more", Static)
         hints = []
@@ -345,6 +356,8 @@ class QuestionView(VerticalScroll, can_focus=False):
         exhibit.scroll_relative(x=max(1, exhibit.size.width - 8) * direction, animate=False)
 
     def page(self, direction: int) -> None:
+        if self._gone():
+            return
         box = self.stem_box
         target = box if not self.answered and box.max_scroll_y > 0 else self
         if direction > 0:

@@ -108,6 +108,29 @@ def record_learner(db: Path, bank, learner: int, *, start: dt.datetime = T0) -> 
                 shown=shown_record(inst)))
 
 
+# Knows every question but the hardest single one: 4 of 6 right by the flipped key (failed), 5 of 6 by the fixed one.
+EXAM_LEARNER = 15
+
+
+def take_exam(db: Path, bank_dir: Path, learner: int = EXAM_LEARNER, start: dt.datetime = T0) -> str:
+    """One timed exam over the whole small bank, answered through the quiz session and submitted (with a
+    report in the store, as the app leaves it); the session id."""
+    from study.bank import load_bank
+    from study.quiz.instance import instantiate
+    from study.quiz.session import QuizSession
+
+    bank = load_bank(questions=[str(bank_dir)])
+    insts = [instantiate(q, f"s{learner}", as_choice=False, hash_=bank.content_hash(q.id)) for q in bank.questions]
+    with open_store(db, fuzz=False) as store:
+        session = QuizSession(insts, mode="exam", started_at=start, minutes=90, store=store, target_percent=70)
+        for i, inst in enumerate(insts):
+            session.goto(i, now=start + dt.timedelta(minutes=i))
+            session.answer(_answer(inst, learner >= DIFFICULTY[inst.qid], inst.qid, False),
+                           now=start + dt.timedelta(minutes=i, seconds=30))
+        session.submit(now=start + dt.timedelta(minutes=20))
+        return session.id
+
+
 def record_class(directory: Path, bank_dir: Path, learners: int = 30, *, xapi_every: int = 3) -> Path:
     """Every learner answers every question once (an exam), is graded against the file's key, and exports:
     every ``xapi_every``-th learner as xAPI statements, the others as progress exports."""

@@ -116,11 +116,27 @@ def test_a_group_keeps_only_its_learners(generated, capsys, tmp_path):
     assert json.loads(capsys.readouterr().out)["learners"] == 1
 
 
+def test_a_member_that_matches_no_learner_is_reported(generated, capsys, tmp_path):
+    bank_dir, class_dir = generated
+    groups = tmp_path / "groups.json"
+    members = ["learner01.json", "learner02.json", "nobody@example.com", "class/lerner03.json"]
+    groups.write_text(json.dumps({"g": members}), encoding="utf-8")
+    main(["analyze", str(class_dir), "--questions", str(bank_dir), "--group", "g", "--groups", str(groups),
+          "--json"])
+    out = capsys.readouterr()
+    assert json.loads(out.out)["learners"] == 2
+    warning = next(line for line in out.err.splitlines() if "match no learner" in line)
+    assert warning.startswith("study: warning:") and "2 member(s) of group 'g'" in warning
+    assert "'nobody@example.com'" in warning and "'class/lerner03.json'" in warning
+    assert "learner01.json'" not in warning
+
+
 def test_group_mistakes_are_one_line_errors(generated, capsys, tmp_path):
     bank_dir, class_dir = generated
     groups = tmp_path / "groups.json"
     groups.write_text('{"a": ["x"]}', encoding="utf-8")
-    assert main(["analyze", str(class_dir), "--group", "b", "--groups", str(groups)]) == 1
+    # An unknown group is a usage error (exit 2), as any wrong option value is.
+    assert main(["analyze", str(class_dir), "--group", "b", "--groups", str(groups)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("study: error:") and "no group 'b'" in err and err.count("\n") == 1
     assert main(["analyze", str(class_dir), "--group", "a"]) == 2

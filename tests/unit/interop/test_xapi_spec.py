@@ -284,6 +284,20 @@ def check_result(result: Any, path: str, defn: dict) -> None:
             check_response_format(itype, result["response"], ids, f"{path}.response")
 
 
+def check_statement_ref(ref: Any, path: str) -> None:
+    """2.4.4.3: a Statement Reference is ``objectType`` ``StatementRef`` and the ``id`` (a UUID) of a statement."""
+    if not isinstance(ref, dict) or ref.get("objectType") != "StatementRef":
+        _fail(path, "a Statement Reference has objectType StatementRef")
+    extra = set(ref) - {"objectType", "id"}
+    if extra:
+        _fail(path, f"properties not allowed on a StatementRef: {sorted(extra)}")
+    if not (isinstance(ref.get("id"), str) and UUID_RE.match(ref["id"])):
+        _fail(f"{path}.id", "a StatementRef names a statement by its UUID")
+
+
+VOIDED = "http://adlnet.gov/expapi/verbs/voided"
+
+
 def check_context(ctx: Any, path: str, object_is_activity: bool) -> None:
     if not isinstance(ctx, dict):
         _fail(path, "context is an object")
@@ -304,6 +318,8 @@ def check_context(ctx: Any, path: str, object_is_activity: bool) -> None:
         _fail(f"{path}.language", "must be an RFC 5646 tag")
     if "extensions" in ctx:
         check_extensions(ctx["extensions"], f"{path}.extensions")
+    if "statement" in ctx:
+        check_statement_ref(ctx["statement"], f"{path}.statement")
     if "contextActivities" in ctx:
         acts = ctx["contextActivities"]
         if not isinstance(acts, dict):
@@ -339,9 +355,16 @@ def validate_statement(st: Any, now: dt.datetime | None = None) -> None:
         check_lang_map(verb["display"], "statement.verb.display")
     obj = st["object"]
     object_is_activity = isinstance(obj, dict) and obj.get("objectType", "Activity") == "Activity"
-    if not object_is_activity:
-        _fail("statement.object", "this exporter only writes Activities as objects")
-    defn = check_activity(obj, "statement.object")
+    if verb.get("id") == VOIDED:
+        # 2.3.2: a voiding statement's object is a StatementRef naming the voided statement's id.
+        check_statement_ref(obj, "statement.object")
+        if "result" in st:
+            _fail("statement.result", "this exporter's voids carry no result")
+        defn: dict = {}
+    elif not object_is_activity:
+        _fail("statement.object", "this exporter writes Activities as objects, StatementRefs only to void")
+    else:
+        defn = check_activity(obj, "statement.object")
     if "result" in st:
         check_result(st["result"], "statement.result", defn)
     if "context" in st:
@@ -480,6 +503,28 @@ def test_the_validator_checks_response_formats_per_interaction_type(itype: str, 
     st["result"]["response"] = response
     with pytest.raises(Invalid):
         validate_statement(st)
+
+
+VOID = {
+    "id": "0b6e1f0c-3b8e-5a43-9a3c-1f5d0e3c2a11",
+    "actor": {"objectType": "Agent", "mbox": "mailto:learner@example.com"},
+    "verb": {"id": VOIDED, "display": {"en-US": "voided"}},
+    "object": {"objectType": "StatementRef", "id": "fd41c918-b88b-4b20-a0a5-a4c32391aaa0"},
+}
+
+
+def test_a_void_names_the_statement_by_a_statement_ref() -> None:
+    validate_statement(VOID)  # the spec's own example of 2.3.2, with an id
+    for obj, why in [({"objectType": "Activity", "id": "https://example.com/q"}, "objectType StatementRef"),
+                     ({"objectType": "StatementRef", "id": "not-a-uuid"}, "by its UUID"),
+                     ({"objectType": "StatementRef", "id": VOID["object"]["id"], "definition": {"a": 1}}, "not allowed")]:
+        with pytest.raises(Invalid, match=why):
+            validate_statement(dict(VOID, object=obj))
+    with pytest.raises(Invalid, match="StatementRefs only to void"):
+        validate_statement(dict(GOOD, object=VOID["object"]))
+    with pytest.raises(Invalid, match="by its UUID"):
+        validate_statement(dict(GOOD, context=dict(GOOD["context"], statement={"objectType": "StatementRef",
+                                                                                "id": "x"})))
 
 
 def test_revision_and_platform_need_an_activity_object() -> None:

@@ -371,9 +371,13 @@ def test_kubectl_describe_node_system_info_block_matches_the_sample():
 
 def test_gfd_labels_are_the_samples_keys_and_values():
     ref = json.loads("\n".join(sample("kubectl_node_labels_gfd_h100_1.json")))
-    node = System.model_validate({"host": {"model": "h100-sxm", "gpu_count": 1}, "kubernetes": {"nodes": [
-        {"name": "n1", "gpu_model": "h100-sxm", "gpu_count": 1}]}}).kubernetes.nodes[0]
-    ours = dict(lab.split("=", 1) for lab in kubectl.labels(node) if lab.startswith("nvidia.com/"))
+    # The sample's node runs driver 550.54.15 / CUDA 12.4; the labels take them from the host.
+    k8s = System.model_validate({"host": {"model": "h100-sxm", "gpu_count": 1, "driver": "550.54.15", "cuda": "12.4"},
+                                 "kubernetes": {"nodes": [{"name": "n1", "gpu_model": "h100-sxm", "gpu_count": 1}]}}
+                                ).kubernetes
+    assert k8s is not None
+    node = k8s.nodes[0]
+    ours = dict(lab.split("=", 1) for lab in kubectl.labels(node, k8s.driver, k8s.cuda) if lab.startswith("nvidia.com/"))
     assert set(ours) <= set(ref)  # no label GFD does not write
     assert {k: v for k, v in ours.items() if k != "nvidia.com/gfd.timestamp"} == \
         {k: ref[k] for k in ours if k != "nvidia.com/gfd.timestamp"}

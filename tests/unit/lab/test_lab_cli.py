@@ -185,6 +185,31 @@ def test_lint_reports_an_exhibit_the_lab_does_not_simulate(tmp_path, capsys):
     assert "error: bad-exhibit" in out and "not simulated in this lab: nvidia-smi --frobnicate" in out
 
 
+@pytest.mark.parametrize("run, said", [
+    ("dmesg | grep -E '(.*.*)*Z'", "prints nothing"),  # never returned with the old engine
+    ("dmesg | grep -E 'a{4294967296}'", "grep: Regular expression too big"),  # an OverflowError traceback
+    ("dmesg | grep -E '" + "(" * 1000 + "'", "grep: pattern nested too deeply"),  # a RecursionError
+    ("nvidia-smi; reboot", "not simulated in this lab"),
+])
+@pytest.mark.parametrize("form", ["with the built-in bank", "a bank alone"])
+def test_both_lint_forms_report_a_hostile_exhibit_at_its_place(tmp_path, capsys, run, said, form):
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    (folder / "ex.yaml").write_text(EXHIBIT_Q.format(n=3, run=run.replace('"', '\\"')))
+    args = ["lint", str(folder)] if form == "with the built-in bank" else ["lint", "--questions", str(folder)]
+    assert main(args) == 1
+    out = [ln for ln in capsys.readouterr().out.splitlines() if "bad-exhibit" in ln]
+    assert len(out) == 1 and out[0].startswith(f"{folder / 'ex.yaml'}:2:") and said in out[0]
+
+
+def test_lint_of_a_bank_alone_reports_an_unknown_lab(tmp_path, capsys):
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    (folder / "ex.yaml").write_text(EXHIBIT_Q.format(n=4, run="nvidia-smi").replace("xid79-off-the-bus", "no-such-lab"))
+    assert main(["lint", "--questions", str(folder)]) == 1
+    assert "error: bad-exhibit exhibit: unknown lab 'no-such-lab'" in capsys.readouterr().out
+
+
 def test_shipped_exhibit_questions_render(tmp_path):
     from study.bank.bank import load_bank
     from study.quiz.instance import instantiate

@@ -227,3 +227,15 @@ def test_quiz_resume_of_a_damaged_exam_is_one_line_and_sets_it_aside(tmp_path, c
     assert "index 999" in line
     with open_store(db, fuzz=False) as s:
         assert s.active_session("exam") is None  # set aside: a new exam can start
+
+
+def test_a_saved_exam_starting_in_the_future_is_refused_by_that_rule_alone(backup, held):
+    # The session row's deadline follows the state's, so no other rule (the deadline check) refuses it first.
+    data = _with_state(backup, _future_start)
+    row = next(s for s in data["sessions"] if s["id"] == "open")
+    row["deadline"] = json.loads(row["state_json"])["deadline"]
+    before = rows(held)
+    with open_store(held, fuzz=False) as s, pytest.raises(ImportFormatError) as info:
+        s.import_data(data, read_session=read_saved_session)
+    assert "starts in the future" in str(info.value)
+    assert rows(held) == before

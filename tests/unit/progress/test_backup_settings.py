@@ -41,7 +41,8 @@ def test_lrs_settings_and_sync_state_are_not_exported(tmp_path):
         s.set_setting("daily_goal", 30)
         s.record_lrs_acks("http://127.0.0.1:9/xAPI/statements", ["a" * 36])
         data = s.export_data()
-    assert data["settings"] == {"daily_goal": 30}
+        learner = s.get_setting("learner_id")  # every export carries the learner id (issue 36.3)
+    assert data["settings"] == {"daily_goal": 30, "learner_id": learner}
     assert "lrs" not in json.dumps(data)
 
 

@@ -100,4 +100,5 @@ def test_export_and_import_say_their_counts_as_sentences_and_escape_the_file_nam
     assert "\x1b" not in err and "b\\x1b[2Jx.json" in err
     assert main(["--db", str(tmp_path / "other.db"), "import", str(backup)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("merged: 1 answer, 0 card reviews, 0 sessions, 1 setting added; 1 schedule rebuilt")
+    # The settings: the backup's one, and the learner id every export now carries (issue 36.3).
+    assert out.startswith("merged: 1 answer, 0 card reviews, 0 sessions, 2 settings added; 1 schedule rebuilt")

@@ -70,7 +70,8 @@ def test_merge_twice_adds_nothing_the_second_time(store, tmp_path):
         first = other.import_data(data)
         second = other.import_data(data)
         assert first["attempts"] == 6 and first["reviews"] == 1
-        assert second == {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0}
+        assert second == {"attempts": 0, "reviews": 0, "sessions": 0, "items": 0, "settings": 0, "reports": 0,
+                              "item_control": 0, "attempt_regrades": 0}
         assert other.counts()["attempts"] == 6
 
 
