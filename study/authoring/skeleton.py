@@ -107,6 +107,7 @@ def question_lines(spec: SkeletonSpec) -> list[str]:
     if spec.qtype == "multi":
         body.append("choose: 2  # how many choices are correct; the stem ends with \"Choose two.\"")
     body.append("tags: []  # optional labels: scenario, calculator, troubleshooting")
+    body.append("# concept: CONCEPT-ID  # optional: the fact tested, shared with its twins (one per exam)")
     if spec.qtype == "multi":
         stem_hint = 'a short scenario and a constraint, then the question, ending "Choose two."'
     elif spec.qtype == "true_false":

@@ -212,6 +212,10 @@ class Question(_Model):
     verified: dt.date
     volatile: Flag = False
     tags: list[Text] = Field(default_factory=list)
+    # The fact this question tests, shared by its twins (enemy items): an exam form, a timed quiz and a retake
+    # hold at most one question per concept, and practice buries the others for the day once one is answered.
+    concept: Id | None = Field(default=None, description=(
+        "id of the fact this question tests, shared by its twins: an exam draws at most one question per concept"))
     # Warnings of this question that lint drops because the author meant them; each says why.
     accept: list[Accept] = Field(default_factory=list)
     exhibit: Exhibit | None = None

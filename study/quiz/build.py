@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from study.quiz.clock import Clock, as_utc, system_clock
 from study.quiz.instance import Instance, InstanceError, instantiate
-from study.quiz.select import History, SelectionError, filter_questions, select_exam, select_practice
+from study.quiz.select import History, SelectionError, filter_questions, select_exam, select_practice, siblings
 from study.quiz.session import QuizSession, _domain_names, _objective_titles, _resolve_now
 
 
@@ -130,6 +130,9 @@ def build_practice(
     order = bank.blueprint.objective_ids()
 
     held = history.held_back() if history is not None else set()
+    if history is not None:
+        # Anki-style sibling burying: once one twin was answered today, the others wait for tomorrow.
+        held |= siblings(bank.questions, history.answered_today())
 
     def choose(broken: set[str]) -> list[Any]:
         return select_practice([q for q in pool if q.id not in broken and q.id not in held], count, seed, pick=pick,

@@ -6,7 +6,7 @@ from typing import Any
 from collections.abc import Iterable
 
 from study.quiz.clock import Clock, as_utc, system_clock
-from study.quiz.select import SelectionError
+from study.quiz.select import SelectionError, one_per_concept
 from study.quiz.build import _instances
 from study.quiz.session import QuizSession, _domain_names, _objective_titles
 
@@ -18,7 +18,8 @@ def build_retake(bank: Any, qids: Iterable[str], seed: int | str = 0, *, store: 
     so a retake asks the same thing with fresh numbers rather than replaying the answer."""
     wanted = list(dict.fromkeys(qids))
     by_id = {q.id: q for q in bank.questions}
-    questions = [by_id[q] for q in wanted if q in by_id]
+    # One question per concept: a retake is a form too, and a twin would hand over its sibling's answer.
+    questions = one_per_concept(by_id[q] for q in wanted if q in by_id)
     if not questions:
         raise SelectionError("none of those questions is in the bank any more")
     clock = clock or system_clock

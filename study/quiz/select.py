@@ -6,15 +6,13 @@ order. Nothing reads the clock; ``now`` is passed in where the scheduler needs i
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from study.bank.schema import Blueprint, Question
-
-if TYPE_CHECKING:  # pragma: no cover
-    import datetime as dt
 
 Pick = Literal["any", "due", "weak", "missed", "unseen"]
 PICKS: tuple[str, ...] = ("any", "due", "weak", "missed", "unseen")
@@ -68,12 +66,46 @@ def domain_quota(blueprint: Blueprint, count: int, available: Mapping[str, int] 
     return quota
 
 
+def concept_key(q: Question) -> str:
+    """The group a question belongs to for enemy-item rules: its ``concept``, else its own id (a group of one)."""
+    return f"concept:{q.concept}" if q.concept else f"id:{q.id}"
+
+
+def one_per_concept(questions: Iterable[Question], taken: set[str] | None = None) -> list[Question]:
+    """``questions`` in order, dropping each whose concept an earlier one (or ``taken``) already holds.
+
+    Twins (enemy items) test one fact, so the first asked gives the second away; a form holds one of them.
+    ``taken`` is updated in place, so several calls can share one form.
+    """
+    used = taken if taken is not None else set()
+    out = []
+    for q in questions:
+        key = concept_key(q)
+        if key in used:
+            continue
+        used.add(key)
+        out.append(q)
+    return out
+
+
+def siblings(questions: Iterable[Question], answered: Collection[str]) -> set[str]:
+    """Ids of the questions sharing a concept with one in ``answered``, the answered ones excluded.
+
+    Practice buries these for the day once one sibling is answered, as Anki buries sibling cards: the twin
+    asked an hour later is answered from the other's feedback, not from memory.
+    """
+    qs = list(questions)
+    concepts = {q.concept for q in qs if q.concept and q.id in answered}
+    return {q.id for q in qs if q.concept in concepts and q.id not in answered}
+
+
 def _spread(
     groups: Mapping[str, list[Question]],
     n: int,
     rng: random.Random,
     avoid: Collection[str] = (),
     difficulty_counts: Counter[int] | None = None,
+    taken: set[str] | None = None,
 ) -> list[Question]:
     """Take ``n`` questions across ``groups`` (objective -> shuffled questions) as evenly as supply allows.
 
@@ -81,6 +113,7 @@ def _spread(
     over the avoided ones; within an objective the pick balances difficulty across the whole selection.
     """
     diff = difficulty_counts if difficulty_counts is not None else Counter()
+    used = taken if taken is not None else set()
     fresh = {k: [q for q in v if q.id not in avoid] for k, v in groups.items()}
     stale = {k: [q for q in v if q.id in avoid] for k, v in groups.items()}
     order = list(groups)
@@ -92,11 +125,14 @@ def _spread(
                 if len(chosen) >= n:
                     break
                 cands = supply[k]
+                # A twin of a question already on the form is never drawn (enemy items).
+                cands[:] = [c for c in cands if concept_key(c) not in used]
                 if not cands:
                     continue
                 best = min(range(len(cands)), key=lambda i: (diff[cands[i].difficulty], i))
                 q = cands.pop(best)
                 diff[q.difficulty] += 1
+                used.add(concept_key(q))
                 chosen.append(q)
     return chosen
 
@@ -141,17 +177,25 @@ def select_exam(
     quota = domain_quota(blueprint, count, {d: len(v) for d, v in by_domain.items()})
     chosen: list[Question] = []
     objective_order = blueprint.objective_ids()
+    # Concepts on the form so far, across domains: twins may sit in different domains.
+    concepts: set[str] = set()
     for d in blueprint.domains:
         pool = by_domain.get(d.id, [])
         n = quota.get(d.id, 0)
         fresh = [q for q in pool if q.id not in seen_at and q.id not in avoid]
-        picked = _spread(_by_objective(fresh, rng, objective_order), n, rng, (), Counter())
+        picked = _spread(_by_objective(fresh, rng, objective_order), n, rng, (), Counter(), concepts)
         if len(picked) < n:
             # Oldest first; a question from a recent exam only after every other one.
             taken = {q.id for q in picked}
             rest = sorted((q for q in pool if q.id not in taken),
                           key=lambda q: (q.id in avoid, seen_at.get(q.id, ""), q.id))
-            picked += rest[: n - len(picked)]
+            for q in rest:
+                # Stop at the quota: a twin left undrawn must not block its concept for the later domains.
+                if len(picked) >= n:
+                    break
+                if concept_key(q) not in concepts:
+                    concepts.add(concept_key(q))
+                    picked.append(q)
         chosen += picked
     rng.shuffle(chosen)
     return chosen
@@ -210,7 +254,7 @@ def select_practice(
             seen = history.seen() if history is not None else set()
             pool = [q for q in pool if q.id not in seen]
         groups = _by_objective(pool, rng, objective_order)
-        chosen = _spread(groups, count, rng)
+        chosen = _spread(groups, count, rng, taken=set())
         rng.shuffle(chosen)
         return chosen
     if history is None:
@@ -224,7 +268,14 @@ def select_practice(
         last = history.last_outcomes(by_id)
         ids = sorted(i for i, ok in last.items() if not ok)
         rng.shuffle(ids)
-    return [by_id[i] for i in ids[:count]]
+    return one_per_concept(by_id[i] for i in ids)[:count]
+
+
+def as_utc_day(when: dt.datetime) -> dt.date:
+    """The UTC calendar day of ``when`` (a naive time counts as UTC, as the store writes UTC)."""
+    if when.tzinfo is None:
+        return when.date()
+    return when.astimezone(dt.timezone.utc).date()
 
 
 class History:
@@ -270,6 +321,21 @@ class History:
         from study.progress.control import held_back
 
         return held_back(self.store, self.now)
+
+    def answered_today(self) -> set[str]:
+        """Ids attempted on ``now``'s UTC day: their siblings are buried for the rest of it."""
+        if self.now is None:
+            return set()
+        day = as_utc_day(self.now)
+        out = set()
+        for i, at in self.last_seen().items():
+            try:
+                when = dt.datetime.fromisoformat(at)
+            except ValueError:
+                continue  # an unreadable time buries nothing rather than failing the quiz
+            if as_utc_day(when) == day:
+                out.add(i)
+        return out
 
     def seen(self) -> set[str]:
         fn = getattr(self.store, "seen_ids", None)
