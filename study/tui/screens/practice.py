@@ -325,6 +325,9 @@ class PracticeScreen(QuizScreen):
         # Next is offered once the question is answered: before that it could only say "answer first".
         if action == "next":
             return self.answered
+        if action == "arm_strike":
+            # Striking out is for choosing: not once the answer is given, nor on a typed number.
+            return not self.answered and not self.session.current.is_numeric_typed
         return True
 
     def show_current(self) -> None:
