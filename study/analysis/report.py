@@ -77,6 +77,8 @@ class Analysis:
     responses: dict[str, ResponseTable] = field(default_factory=dict)  # by question id
     regraded: dict[str, int] = field(default_factory=dict)  # question id -> marks the current key changed
     reliability_withheld: str | None = None  # why CIC, error ratio and standard error are not shown
+    forms: tuple[dict[str, Any], ...] = ()  # the class exam forms the results hold (study.analysis.forms)
+    form: str | None = None  # the form analysed alone (--form), None: every answer
 
     @property
     def flagged(self) -> tuple[QuestionReport, ...]:
@@ -106,6 +108,8 @@ class Analysis:
             "skipped": list(self.skipped),
             "warnings": list(self.warnings),
             "reports": {q: list(rs) for q, rs in self.reports.items()},
+            "form": self.form,
+            "forms": [dict(f) for f in self.forms],
         }
 
 
@@ -218,6 +222,8 @@ def analyse(responses: Responses, bank: Bank | None = None, *, mode: str = "all"
         responses=tables,
         regraded=regraded,
         reliability_withheld=reliability_withheld(items.responses, len(responses.learners), min_responses),
+        forms=responses.forms,
+        form=responses.form,
     )
 
 
@@ -288,7 +294,13 @@ def render(analysis: Analysis, console: Console | None = None, *, flagged_only: 
     t = analysis.test
     scope = {"all": "", "exam": " (exam answers only)", "practice": " (practice answers only)",
              "lab": " (lab answers only)"}[analysis.mode]
+    if analysis.form is not None:
+        scope += f" in exam form {analysis.form}"
     console.print(f"[bold]Item analysis[/] of first answers{scope}", highlight=False)
+    from study.analysis.forms import form_lines
+
+    for line in form_lines(analysis.forms, analysis.form):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
     console.print(f"Learners     {t.attempts}  questions {t.questions}  answered per learner "
                   f"{_fmt(t.test_length, 1)}", highlight=False)
     console.print(

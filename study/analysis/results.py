@@ -41,6 +41,9 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from study.analysis.answers import Answer, Response
+from study.analysis.forms import EXPORT_MARK as FORM_IN_EXPORT
+from study.analysis.forms import STATEMENT_MARK as FORM_IN_STATEMENTS
+from study.analysis.forms import FormTally
 from study.analysis.learner_reports import reports_of_export
 from study.analysis.results_exports import (
     PROGRESS_FORMAT,
@@ -89,6 +92,9 @@ class Responses:
     warnings: tuple[str, ...] = field(default=())  # learners merged or likely mixed up, pages not read
     reports: tuple[dict[str, Any], ...] = field(default=())  # learners' reports of problems, from exports
     given: Mapping[tuple[int, int], Response] = field(default_factory=dict)  # (l, q): the first answer's response
+    # The class exam forms the answers were given in (``study.analysis.forms``), each with its counts.
+    forms: tuple[dict[str, Any], ...] = field(default=())
+    form: str | None = None  # the one form whose answers were kept (``--form``), None: every answer
 
 
 def expand(paths: Iterable[str | os.PathLike[str]]) -> list[tuple[Path, bool]]:
@@ -208,8 +214,9 @@ def _store_advice(path: Path, label: str) -> str:
             f"{shlex.quote(str(out))}` first")
 
 
-def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> Responses:
-    """Read every results file and keep each learner's first mark on each question."""
+def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all", form: str | None = None) -> Responses:
+    """Read every results file and keep each learner's first mark on each question (with ``form``, among the
+    answers given in that class exam form only)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     files = expand(paths)
@@ -219,6 +226,7 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     actors = XapiActors()
     reports: list[dict[str, Any]] = []
     pages_left: list[tuple[str, str]] = []  # (file, warning) of each LRS page that says there are more
+    tally = FormTally()
     for path, named in files:
         label = str(path)
         try:
@@ -257,11 +265,13 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
             skipped.append(f"{label}: {why}")
             continue
         if kind == "progress":
-            exports.append(progress_export(data, label, mode))
+            exports.append(progress_export(data, label, mode, form=form,
+                                           tally=tally if FORM_IN_EXPORT in text else None))
             reports.extend(reports_of_export(text, data))
             continue
         try:
-            read_xapi(text, label, mode, actors, data)
+            read_xapi(text, label, mode, actors, data, form=form,
+                      tally=tally if FORM_IN_STATEMENTS in text else None)
         except RecursionError:  # one statement per line can still nest deeply
             raise ResultsError(f"{label}: JSON nested too deeply to be xAPI statements") from None
         more = more_warning(data, label)
@@ -279,20 +289,23 @@ def load_results(paths: Iterable[str | os.PathLike[str]], mode: str = "all") -> 
     learners.extend(actors.learners())
     warnings.extend(actors.shared_actors())
     skipped.extend(actors.notes())
-    return replace(_matrix(learners, len(files), skipped, warnings), reports=tuple(reports))
+    return replace(_matrix(learners, len(files), skipped, warnings), reports=tuple(reports),
+                   forms=tally.summary(), form=form)
 
 
-def load_results_from_pages(pages: Iterable[Mapping[str, Any]], label: str, mode: str = "all") -> Responses:
+def load_results_from_pages(pages: Iterable[Mapping[str, Any]], label: str, mode: str = "all",
+                            form: str | None = None) -> Responses:
     """The same analysis input as ``load_results``, from an LRS's StatementResult pages read one at a time
     (``study analyze --lrs``): only the marks are kept, never a page once it has been read."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     actors = XapiActors()
+    tally = FormTally()
     n_pages = 0
     for n_pages, page in enumerate(pages, 1):
-        read_xapi("", f"{label} page {n_pages}", mode, actors, dict(page))
+        read_xapi("", f"{label} page {n_pages}", mode, actors, dict(page), form=form, tally=tally)
     actors.apply_voids()
-    return _matrix(actors.learners(), n_pages, actors.notes(), [])
+    return replace(_matrix(actors.learners(), n_pages, actors.notes(), []), forms=tally.summary(), form=form)
 
 
 def _matrix(learners: list[Learner], n_files: int, skipped: list[str], warnings: list[str]) -> Responses:

@@ -11,6 +11,7 @@ from operator import itemgetter
 from typing import Any
 
 from study.analysis.answers import Answer, response_of
+from study.analysis.forms import FormTally, form_of_attempt
 from study.analysis.merge import same_store_groups
 from study.analysis.results_marks import Learner, ResultsError, first_marks, keeps, parse_time, shown_ids
 from study.inputs import raw_decode_json
@@ -75,7 +76,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def progress_export(data: dict[str, Any], label: str, mode: str) -> ProgressExport:
+def progress_export(data: dict[str, Any], label: str, mode: str, *, form: str | None = None,
+                    tally: FormTally | None = None) -> ProgressExport:
+    """One export's answers that ``mode`` keeps (and, with ``form``, only those given in that form); each
+    answer given in a form is counted in ``tally``."""
     _check_export_version(data.get("version"), label)
     attempts = data.get("attempts")
     if not isinstance(attempts, list):
@@ -98,14 +102,28 @@ def progress_export(data: dict[str, Any], label: str, mode: str) -> ProgressExpo
     except KeyError:  # a hand-made file: no way to tell a copy
         uids = None
     kept_uids = uids
-    if mode != "all":
-        kept = [k for k, a in enumerate(attempts) if keeps(mode, a.get("mode"))]
-        qids, marks, times = [qids[k] for k in kept], [marks[k] for k in kept], [times[k] for k in kept]
-        kept_uids = [uids[k] for k in kept] if uids is not None else None
     settings = data.get("settings")
     learner = data.get("learner") or (settings.get("learner_id") if isinstance(settings, dict) else None)
-    return ProgressExport(label, times, shown_ids(qids), marks, kept_uids, uids, len(attempts),
-                          learner if isinstance(learner, str) and _LEARNER_ID.fullmatch(learner) else None)
+    learner = learner if isinstance(learner, str) and _LEARNER_ID.fullmatch(learner) else None
+    forms = [form_of_attempt(a) for a in attempts] if form is not None or tally is not None else None
+    if mode != "all" or form is not None:
+        kept = [k for k, a in enumerate(attempts) if keeps(mode, a.get("mode"))]
+        if tally is not None and forms is not None:
+            # Every form's answers, whichever one --form keeps, so an unknown name can be told the ones there are.
+            for k in kept:
+                f = forms[k]
+                if f is not None:
+                    tally.add(f, learner or label, qids[k], marks[k])
+            tally = None
+        if form is not None and forms is not None:
+            kept = [k for k in kept if (f := forms[k]) is not None and f["name"] == form]
+        qids, marks, times = [qids[k] for k in kept], [marks[k] for k in kept], [times[k] for k in kept]
+        kept_uids = [uids[k] for k in kept] if uids is not None else None
+    if tally is not None and forms is not None:
+        for f, q, m in zip(forms, qids, marks):
+            if f is not None:
+                tally.add(f, learner or label, q, m)
+    return ProgressExport(label, times, shown_ids(qids), marks, kept_uids, uids, len(attempts), learner)
 
 
 # ``study export`` keeps the store's learner id in its settings, the last part of the file; the default xAPI

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from urllib.parse import unquote
 
 from study.analysis.answers import Answer, response_of_statement
+from study.analysis.forms import FormTally, form_of_statement
 from study.analysis.results_marks import Learner, ResultsError, first_marks, keeps, parse_time, shown_ids
 from study.inputs import parse_json
 
@@ -186,7 +187,10 @@ class XapiActors:
                 "each is counted as one learner — give each learner their own --actor"]
 
 
-def read_xapi(text: str, label: str, mode: str, actors: XapiActors, parsed: Any = None) -> None:
+def read_xapi(text: str, label: str, mode: str, actors: XapiActors, parsed: Any = None, *,
+              form: str | None = None, tally: FormTally | None = None) -> None:
+    """Add the answers of one file (or LRS page) to ``actors``: those ``mode`` keeps and, with ``form``, only
+    the ones given in that form; each answer given in a form is counted in ``tally``."""
     lrs = text.lstrip().startswith("[") or isinstance(parsed, dict) and "statements" in parsed
     file = _XapiFile(label, lines=not lrs)
     actors.files.append(file)
@@ -226,6 +230,13 @@ def read_xapi(text: str, label: str, mode: str, actors: XapiActors, parsed: Any 
         if isinstance(sid, str):
             actors.counted_ids.setdefault(actor, []).append(sid)
         if not keeps(mode, _xapi_mode(st)):
+            continue
+        in_form = form_of_statement(st) if form is not None or tally is not None else None
+        if in_form is not None and tally is not None:
+            # Every form's answers, whichever one --form keeps, so an unknown name can be told the ones there
+            # are; a voided answer is counted too: the tally summarises what the files hold.
+            tally.add(in_form, actor, _question_id(oid), float(mark))
+        if form is not None and (in_form is None or in_form["name"] != form):
             continue
         actors.answer_ids.setdefault(actor, []).append(sid if isinstance(sid, str) else None)
         times, qids, marks = actors.columns.setdefault(actor, ([], [], []))

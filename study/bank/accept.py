@@ -51,7 +51,9 @@ def apply_accepts(diags: Iterable[Diagnostic], questions: Sequence[Question], ch
         kept.append(d)
     for q in questions if checked is None else checked:
         for a in q.accept:
-            if a.code in ITEM_FLAW_CODES and (q.id, a.code) not in used and q.source is not None:
+            # A pair's accept (possible-twin, other: ID) says two questions were read and found distinct; it
+            # is not stale when the scores move (a new question shifts every term weight a little).
+            if a.other is None and a.code in ITEM_FLAW_CODES and (q.id, a.code) not in used and q.source is not None:
                 kept.append(Diagnostic(q.source.path, q.source.line, q.source.column, "warning", "accept-unused",
                                        f"{q.id} accepts {a.code}, but that check finds nothing here now: remove the entry"))
     return kept, dropped

@@ -26,7 +26,7 @@ def _plain_scalars_as_text(schema: dict[str, Any]) -> None:
     too, so lint and the schema agree on every field (the text rules themselves stay lint's)."""
     from study.bank.yamlsafe import PROSE_KEYS, RAW_TEXT_KEYS
 
-    amounts = {"id", "topic", "tolerance"}  # no sign: their text patterns start with a digit or a letter
+    amounts = {"id", "topic", "concept", "other", "tolerance"}  # no sign: their text patterns start with a digit or a letter
     for target in (schema, *schema.get("$defs", {}).values()):
         props = target.get("properties", {})
         for key in (RAW_TEXT_KEYS | PROSE_KEYS) - {"objective"}:

@@ -32,6 +32,9 @@ class LintResult:
     files: int
     questions: int
     cards: int
+    # Information (severity "info"): worth knowing, nothing to fix, so never in ``diagnostics``, where a
+    # clean bank is an empty tuple.
+    notes: tuple[Diagnostic, ...] = ()
 
     @property
     def errors(self) -> int:
@@ -360,7 +363,9 @@ def lint(paths: Sequence[Path | str] = (), *, bank: Bank | None = None, with_cal
     diags.extend(_control_findings(questions, bank, wanted))
     diags = _item_flaw_hook(diags, bank, questions, wanted)
     n_files = len(wanted) if wanted is not None else len(bank.files)
-    return LintResult(tuple(sorted(set(diags))), n_files, len(questions), len(bank.cards))
+    notes = tuple(sorted({d for d in diags if d.severity == "info"}))
+    return LintResult(tuple(sorted({d for d in diags if d.severity != "info"})), n_files, len(questions),
+                      len(bank.cards), notes)
 
 
 def _item_flaw_hook(diags: list[Diagnostic], bank: Bank, questions: list[Question], wanted: set[str] | None) -> list[Diagnostic]:
@@ -368,10 +373,14 @@ def _item_flaw_hook(diags: list[Diagnostic], bank: Bank, questions: list[Questio
     from study.bank.accept import apply_accepts
     from study.bank.item_flaws import common_words, flaw_findings
     from study.bank.near_duplicates import near_duplicate_findings
+    from study.bank.twins import marking_findings, twin_findings
 
     everything = list(bank.questions)
     diags = diags + flaw_findings(questions, common_words(everything))
-    diags += [d for d in near_duplicate_findings(everything) if wanted is None or d.path in wanted]
+    # Both compare across the whole bank: a new file's twin may sit in a file that was not given.
+    diags += [d for d in near_duplicate_findings(everything) + twin_findings(everything)
+              if wanted is None or d.path in wanted]
+    diags += marking_findings(everything, wanted)
     return apply_accepts(diags, everything, questions)[0]
 
 

@@ -184,14 +184,22 @@ class Accept(_Model):
 
     code: Text
     reason: Annotated[str, StringConstraints(strip_whitespace=True, min_length=10)]
+    # possible-twin only: the question this one was read against and found distinct. A pair, not the code for
+    # the whole question, so a twin written later is still reported.
+    other: Id | None = Field(default=None, description=(
+        "possible-twin only: the id of the question found distinct from this one"))
 
     @model_validator(mode="after")
     def _known(self) -> Accept:
-        from study.bank.warning_codes import ACCEPTABLE_CODES
+        from study.bank.warning_codes import ACCEPTABLE_CODES, PAIR_CODES
 
         if self.code not in ACCEPTABLE_CODES:
             known = ", ".join(sorted(ACCEPTABLE_CODES))
             raise PydanticCustomError("accept_code", f"unknown warning code {self.code!r} in accept (known: {known})")
+        if self.code in PAIR_CODES and self.other is None:
+            raise PydanticCustomError("accept_other", f"accept {self.code} names the other question: `other: ID`")
+        if self.code not in PAIR_CODES and self.other is not None:
+            raise PydanticCustomError("accept_other", f"`other` belongs to accept possible-twin, not {self.code}")
         return self
 
 
@@ -223,7 +231,8 @@ class Question(_Model):
 
     @property
     def accepted_codes(self) -> frozenset[str]:
-        return frozenset(a.code for a in self.accept)
+        """Codes accepted for the whole question (a possible-twin accept covers one pair, not the code)."""
+        return frozenset(a.code for a in self.accept if a.other is None)
 
     @property
     def domain(self) -> str:

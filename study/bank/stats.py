@@ -156,7 +156,9 @@ def item_flaw_counts(questions: list[Question]) -> dict[str, dict[str, int]]:
     from study.bank.near_duplicates import near_duplicate_findings
     from study.bank.warning_codes import ITEM_FLAW_CODES
 
-    found = flaw_findings(questions, common_words(questions)) + near_duplicate_findings(questions)
+    from study.bank.twins import twin_findings
+
+    found = flaw_findings(questions, common_words(questions)) + near_duplicate_findings(questions) + twin_findings(questions)
     kept, _dropped = apply_accepts(found, questions)
     open_ = Counter(d.code for d in kept)
     accepted = Counter(a.code for q in questions for a in q.accept if a.code in ITEM_FLAW_CODES)

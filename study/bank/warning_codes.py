@@ -16,7 +16,12 @@ ITEM_FLAW_CODES = (
     "extreme-value",
     "grammatical-cue",
     "near-duplicate",
+    # study.bank.twins: two questions that may test one fact; accepted per pair (``other:``), not per question.
+    "possible-twin",
 )
+
+# Codes a question accepts against one other question, named by ``other``.
+PAIR_CODES = ("possible-twin",)
 
 # Warnings of the calculator checks in study.bank.lint.
 CALC_WARNING_CODES = (

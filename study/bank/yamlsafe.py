@@ -32,7 +32,7 @@ MAX_DEPTH = 64
 
 # Keys whose scalar values are kept exactly as written, so `objective: 2.10` stays "2.10" and is not the
 # float 2.1, and `id: 1e3` stays an id.
-RAW_TEXT_KEYS = frozenset({"id", "objective", "topic", "unit", "tolerance"})
+RAW_TEXT_KEYS = frozenset({"id", "objective", "topic", "concept", "other", "unit", "tolerance"})
 # Prose keys keep plain scalars as text too: `why: yes` or `text: no` is a sentence, not YAML 1.1's boolean.
 PROSE_KEYS = frozenset({"text", "why", "stem", "explanation", "title", "name", "calc"})
 

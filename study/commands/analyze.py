@@ -46,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", choices=("all", "exam", "practice", "lab"), default="all",
                    help="which answers count: exam answers only, practice (everything but exams), the "
                    "operations labs' tasks only (lab), or all (default)")
+    p.add_argument("--form", metavar="NAME",
+                   help="only the answers given in the class exam form NAME (`study quiz --form`): the item "
+                   "analysis of that one test; without it the report lists each form the results hold")
     p.add_argument("--min-responses", type=int, default=None, metavar="N",
                    help="questions with fewer first answers are reported as too few to judge (default 10)")
     p.add_argument("--flagged", action="store_true", help="list only the questions flagged")
@@ -108,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             responses = _from_lrs(args)
             where = args.lrs
         else:
-            responses = load_results(args.results, args.mode)
+            responses = load_results(args.results, args.mode, form=args.form)
             where = ", ".join(args.results)
         if args.group:
             from study.analysis.groups import UnknownGroup, only_group, read_groups
@@ -126,7 +129,16 @@ def run(args: argparse.Namespace) -> int:
     if not responses.learners:
         scope = "" if args.mode == "all" else f" in {args.mode} mode"
         scope += f" from group {args.group}" if args.group else ""
-        print(f"study: error: no answers{scope} in {where}", file=sys.stderr)
+        scope += f" in form {args.form}" if args.form else ""
+        forms = ""
+        if args.form and responses.forms:
+            from study.authoring.new import did_you_mean
+
+            names = [f["name"] for f in responses.forms]
+            forms = f" (forms there: {', '.join(names)}{did_you_mean(args.form, names)})"
+        elif args.form:
+            forms = " (no answer there was given in a form)"
+        print(f"study: error: no answers{scope} in {where}{forms}", file=sys.stderr)
         return 1
     try:
         bank = bank_for(args)
@@ -224,6 +236,7 @@ def _from_lrs(args: argparse.Namespace):
     try:
         endpoint = Endpoint(statements_url(args.lrs), read_credentials(user_config_dir()))
         with Client(endpoint) as client:
-            return load_results_from_pages(fetch_pages(client, base, since), str(endpoint), args.mode)
+            return load_results_from_pages(fetch_pages(client, base, since), str(endpoint), args.mode,
+                                           form=args.form)
     except LrsError as exc:
         raise ResultsError(str(exc)) from None

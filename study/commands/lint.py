@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print findings as JSON")
     p.add_argument("--strict", action="store_true", help="warnings also make the exit code 1")
     p.add_argument("--no-calc", action="store_true", help="skip evaluating calc expressions (faster)")
+    p.add_argument("--notes", action="store_true", help="also list information (shown by default for PATHs), such as "
+                   "a concept shared across objectives")
     from study.commands import add_bank_options
 
     add_bank_options(p, ", linted alone as the bank it replaces the built-in one with (PATHs are linted with the built-in bank)")
@@ -82,12 +84,16 @@ def run(args: argparse.Namespace) -> int:
                     "errors": result.errors,
                     "warnings": result.warnings,
                     "findings": [d.to_json() for d in result.diagnostics],
+                    "notes": [d.to_json() for d in result.notes],
                 },
                 indent=2,
             )
         )
     else:
         for d in result.diagnostics:
+            print(d)
+        # The whole bank's notes would bury a run after each edit; an author's own files show theirs.
+        for d in result.notes if args.paths or args.notes else ():
             print(d)
         import sys
 
@@ -96,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         summary = (f"{count(result.files, 'file')}, {count(result.questions, 'question')}, "
                    f"{count(result.cards, 'card')}: {count(result.errors, 'error')}, "
                    f"{count(result.warnings, 'warning')}")
+        if result.notes and not (args.paths or args.notes):
+            summary += f" ({count(len(result.notes), 'note')}: study lint --notes)"
         print(summary, file=sys.stderr)
     failed = result.errors > 0 or (args.strict and result.warnings > 0)
     return 1 if failed else 0

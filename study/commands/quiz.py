@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout (prompts go to stderr)")
     p.add_argument("--no-store", action="store_true", help="keep no history: do not read or record progress")
     p.add_argument("--resume", action="store_true", help="resume the unfinished exam or timed quiz in the store")
+    p.add_argument("--form", metavar="FILE",
+                   help="take the class exam form in FILE (from `study export --form NAME`): exactly its questions, "
+                   "in its order, timed as the form says; an exam, so --mode, --count and the filters do not apply")
     add_bank_options(p)
     p.set_defaults(func=run)
 
@@ -70,7 +73,33 @@ def _open_store(args: argparse.Namespace):
     return store
 
 
+def _read_form(args: argparse.Namespace):
+    """The form file's shape is checked before anything opens (the app included): a bad file is one line."""
+    if args.form is None:
+        return None
+    chosen = [o for o, v in (("--count", args.count), ("--minutes", args.minutes), ("--domain", args.domain),
+                             ("--objective", args.objective), ("--topic", args.topic),
+                             ("--difficulty", args.difficulty), ("--seed", args.seed)) if v is not None]
+    if args.pick != "any":
+        chosen.append("--pick")
+    if args.resume:
+        chosen.append("--resume")
+    if args.mode not in ("practice", "exam"):  # practice is the default: --form alone means an exam
+        chosen.append("--mode " + args.mode)
+    if chosen:
+        raise UsageError(f"--form asks the form's own questions: {chosen[0]} does not go with it")
+    from study.quiz.form import FormError, read_form
+
+    try:
+        return read_form(args.form)
+    except FormError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
+    form = _read_form(args)
+    if form is not None:
+        args.mode = "exam"
     if not args.plain:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             # A pipe cannot drive a full-screen app; say how to quiz from a script instead of hanging.
@@ -84,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
                                         "difficulty": _difficulty(args.difficulty), "pick": args.pick,
                                         "count": args.count,
                                         # --mode quiz keeps its clock in the app, as in the plain terminal.
-                                        "minutes": args.minutes if args.mode == "quiz" else None})
+                                        "minutes": args.minutes if args.mode == "quiz" else None,
+                                        **({"form": form} if form is not None else {})})
     import os
 
     from study.quiz import SelectionError
@@ -109,6 +139,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"study: {count(len(errors), 'problem')} in the question files: the questions they affect are left "
               f"out (first: {errors[0]}); run `study lint` for all", file=sys.stderr)
     talk = sys.stderr if args.json else sys.stdout
+    if form is not None:
+        from study.quiz.form import FormError, check_form
+
+        try:
+            for warning in check_form(form, bank):
+                print(f"study: warning: {warning}", file=sys.stderr)
+        except FormError as exc:
+            raise UsageError(f"{args.form}: {exc}") from None
     seed = args.seed if args.seed is not None else str(int.from_bytes(os.urandom(3), "big"))
     from study.text import whole_number
 
@@ -120,6 +158,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.resume:
             session = _resume(args, bank, store, clock)
+        elif form is not None:
+            _settle_abandoned(args.mode, bank, store, clock, talk)
+            session = _build_form(args, form, bank, store, clock)
+            print(f"form {form.name} (id {form.id}): {session.count} questions in {session.minutes:g} minutes",
+                  file=talk)
         else:
             _settle_abandoned(args.mode, bank, store, clock, talk)
             session = _build(args, bank, store, clock, seed_value, difficulty)
@@ -135,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         data = report.to_dict()
-        data["seed"] = seed_value
+        data["seed"] = form.seed if form is not None else seed_value
         import json
 
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -220,6 +263,15 @@ def _build(args: argparse.Namespace, bank, store, clock, seed, difficulty):
         difficulty=difficulty, pick=args.pick, minutes=args.minutes, timed_like_exam=args.mode == "quiz",
         store=store, now=clock(), clock=clock,
     )
+
+
+def _build_form(args: argparse.Namespace, form, bank, store, clock):
+    from study.quiz.form import FormError, build_form_exam
+
+    try:
+        return build_form_exam(bank, form, store=store, now=clock(), clock=clock)
+    except FormError as exc:
+        raise UsageError(f"{args.form}: {exc}") from None
 
 
 def _filtered(bank, args: argparse.Namespace, difficulty):

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterable
+from typing import Any
 
 from study.bank.schema import NumericAnswer, Question
 from study.interop.gift_syntax import escape, escape_piece
@@ -21,7 +22,7 @@ EXPORT_SEED = 0
 # A numeric question states its unit in the text, because a GIFT number has none; import strips it again.
 UNIT_SENTENCE = "\n\nAnswer in {unit}."
 # Metadata whose value may contain spaces: alone on its line, the value runs to the end of the line.
-FREE_KEYS = ("reference", "accept", "unit", "tolerance", "templated", "source", "exhibit")
+FREE_KEYS = ("reference", "accept", "unit", "tolerance", "templated", "source", "exhibit", "calc", "distractor-calc")
 
 
 @dataclass
@@ -40,7 +41,8 @@ class ExportReport:
             out.append(f"{len(self.templated)} templated questions exported as one fixed instance each (seed "
                        f"{EXPORT_SEED}): GIFT has no parameters or formulas")
         if self.calc_only:
-            out.append(f"{len(self.calc_only)} numeric answers exported as their value: GIFT has no calc expressions")
+            out.append(f"{len(self.calc_only)} numeric answers computed by a calc expression: GIFT holds the value it "
+                       "gives, and the expression travels in a '// study: calc=' comment that study import restores")
         if self.numeric:
             out.append(f"{self.numeric} numeric questions: the unit is stated in the question text (a GIFT number has "
                        "no unit) and relative tolerances became \u00b1 values around the exported number")
@@ -99,6 +101,8 @@ def metadata_lines(q: Question) -> list[str]:
     simple = [f"objective={q.objective}", f"difficulty={q.difficulty}"]
     if q.topic:
         simple.append(f"topic={q.topic}")
+    if q.concept:
+        simple.append(f"concept={q.concept}")
     simple.append(f"verified={q.verified.isoformat()}")
     simple.append(f"volatile={'true' if q.volatile else 'false'}")
     lines.append("// study: " + " ".join(simple))
@@ -106,7 +110,8 @@ def metadata_lines(q: Question) -> list[str]:
         lines.append(f"// study: reference={ref.url} {_comment_value(ref.title)}")
     # A lint warning the author accepted with a reason travels too, or the re-imported bank warns again.
     for accepted in q.accept:
-        lines.append(f"// study: accept={accepted.code} {_comment_value(accepted.reason)}")
+        pair = f":{accepted.other}" if accepted.other else ""
+        lines.append(f"// study: accept={accepted.code}{pair} {_comment_value(accepted.reason)}")
     lines += exhibit_lines(q)
     if q.source is not None:
         # Never the exporting machine's absolute path: the folder and file are what a reader can use.
@@ -126,6 +131,31 @@ def exhibit_lines(q: Question) -> list[str]:
     import json
 
     return [f"// study: exhibit={json.dumps(ex.model_dump(), separators=(',', ':'))}"]
+
+
+def calc_lines(q: Question, key: Any) -> list[str]:
+    """A fixed numeric question's calculator expressions, which GIFT has no field for: the answer's
+    (``calc=EXPR``, with ``value=stated`` when the author wrote the number too) and each distractor's
+    (``distractor-calc=N EXPR``, N its place among the GIFT wrong numbers, ``N+value`` when it states a number
+    too), so ``study import`` brings the question back as written rather than as the numbers they gave.
+    A distractor the instance left out (it rounds to the answer) is not in the GIFT file, so not here."""
+    answer = q.answer
+    assert isinstance(answer, NumericAnswer)
+    lines = []
+    if answer.calc is not None:
+        lines.append(f"// study: calc={_comment_value(answer.calc)}")
+        if answer.value is not None:
+            lines.append("// study: value=stated")
+    shown = iter(enumerate(key.distractors, 1))
+    place = next(shown, None)
+    for d in q.distractors or ():
+        if place is None or place[1][1] != d.why:
+            continue  # left out of the instance, so of the GIFT file
+        if d.calc is not None:
+            stated = "+value" if d.value is not None else ""
+            lines.append(f"// study: distractor-calc={place[0]}{stated} {_comment_value(d.calc)}")
+        place = next(shown, None)
+    return lines
 
 
 def _feedback(text: str | None) -> str:
@@ -177,6 +207,8 @@ def question_gift(q: Question, report: ExportReport) -> str:
         lines.append(f"// study: unit={key.unit}")
         lines.append(f"// study: tolerance={key.tolerance}")
         lines.append(f"// study: digits={key.digits}")
+        if not q.is_templated:
+            lines += calc_lines(q, key)
         if key.unit.strip() not in ("", "1"):
             stem += UNIT_SENTENCE.format(unit=key.unit)
         tol = nominal_tolerance(key.tolerance, key.value, key.unit)

@@ -21,7 +21,7 @@ from study.interop.gift_export import FREE_KEYS, UNIT_SENTENCE, nominal_toleranc
 from study.interop.gift_syntax import Item, Loc, Problem, Text, parse, significant_digits
 
 DEFAULT_DIFFICULTY = 2
-SIMPLE_KEYS = ("objective", "difficulty", "topic", "verified", "volatile", "digits")
+SIMPLE_KEYS = ("objective", "difficulty", "topic", "concept", "verified", "volatile", "digits", "value")
 _ID_RE = re.compile(ID_PATTERN)
 _OBJ_RE = re.compile(OBJECTIVE_PATTERN)
 _TOL_RE = re.compile(TOLERANCE_PATTERN)
@@ -122,7 +122,7 @@ def to_markdown(piece: Text, notes: list[Problem]) -> str:
 
 def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[str, Any]:
     """``// study: key=value`` lines plus Moodle's ``[id:]`` and ``[tag:]``, as a dict of raw strings."""
-    meta: dict[str, Any] = {"reference": [], "accept": [], "tags": []}
+    meta: dict[str, Any] = {"reference": [], "accept": [], "tags": [], "distractor-calc": []}
     for line in comments:
         for m in _MOODLE_ID_RE.finditer(line):
             meta.setdefault("moodle_id", m.group(1).replace("\\]", "]").strip())
@@ -138,7 +138,7 @@ def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[s
             value = _uncomment(value)
             if _too_long(key, value, loc, notes):
                 continue
-            if key in ("reference", "accept"):
+            if key in ("reference", "accept", "distractor-calc"):
                 meta[key].append(value)
             else:
                 meta[key] = value
@@ -158,7 +158,8 @@ def read_metadata(comments: list[str], loc: Loc, notes: list[Problem]) -> dict[s
 def _too_long(key: str, value: str, loc: Loc, notes: list[Problem]) -> bool:
     """A unit, tolerance or id is short and a title or note is a line; bounding them keeps every later
     pattern's work small whatever a file holds."""
-    limit = MAX_TEXT_VALUE if key in ("reference", "accept", "templated", "source") else MAX_SHORT_VALUE
+    limit = MAX_TEXT_VALUE if key in ("reference", "accept", "templated", "source", "calc", "distractor-calc") \
+        else MAX_SHORT_VALUE
     if len(value) <= limit:
         return False
     notes.append(Problem(loc, "note", f"'// study: {key}=' has a {len(value):,}-character value (limit {limit}); "
@@ -260,6 +261,12 @@ class Converter:
                 data["topic"] = topic
             else:
                 self.problem(item.loc, "note", f"topic {topic!r} is not a valid id; left out")
+        concept = meta.get("concept")
+        if concept:
+            if _ID_RE.match(concept):
+                data["concept"] = concept
+            else:
+                self.problem(item.loc, "note", f"concept {concept!r} is not a valid id; left out")
         extras: list[str] = []  # feedback GIFT attaches to an answer where study has none: folded in
         explanation = self.md(item.general_feedback)
         if kind == "truefalse":
@@ -371,8 +378,10 @@ class Converter:
         accepted = []
         for raw in meta["accept"]:
             code, _, reason = raw.partition(" ")
+            # possible-twin:OTHER-ID accepts one pair (neither codes nor ids hold a colon).
+            code, colon, other = code.partition(":")
             if code and reason.strip():
-                accepted.append({"code": code, "reason": reason.strip()})
+                accepted.append({"code": code, "reason": reason.strip(), **({"other": other} if colon else {})})
             else:
                 self.problem(conv.loc, "note", f"accept {raw!r} is not 'CODE REASON'; ignored")
         if accepted:
@@ -510,9 +519,31 @@ class Converter:
             distractors.append({"value": a.value, "why": why})
         if item.numeric_wrong_feedback is not None and item.numeric_wrong_feedback.text:
             extras.append(self.md(item.numeric_wrong_feedback))
+        self.calc_back(item, meta, answer, distractors)
         if distractors:
             conv.data["distractors"] = distractors
         return True
+
+    def calc_back(self, item: Item, meta: dict[str, Any], answer: dict[str, Any],
+                  distractors: list[dict[str, Any]]) -> None:
+        """A fixed numeric question's calculator expressions from ``// study: calc=`` and ``distractor-calc=``
+        (``gift_export.calc_lines``): the number in the GIFT answer is what the expression gave, so it is kept
+        only where the author had stated one too (``value=stated``, ``N+value``)."""
+        calc = meta.get("calc")
+        if calc:
+            answer["calc"] = calc
+            if meta.get("value") != "stated":
+                del answer["value"]
+        for raw in meta["distractor-calc"]:
+            m = re.fullmatch(r"(\d{1,3})(\+value)? (\S.*)", raw)
+            if m is None or not 1 <= int(m.group(1)) <= len(distractors):
+                self.problem(item.loc, "note", f"'// study: distractor-calc={_clip(raw)}' names no wrong number of "
+                             "this question; ignored")
+                continue
+            d = distractors[int(m.group(1)) - 1]
+            d["calc"] = m.group(3)
+            if not m.group(2):
+                del d["value"]
 
     def tolerance(self, item: Item, meta: dict[str, Any], value: float, gift_tol: float, unit: str) -> str:
         stated = meta.get("tolerance")

@@ -71,6 +71,7 @@ def emit(target: str | None, text: str) -> str | None:
 # Enough for the first xAPI statement line (a question's text and choices); the other formats need less.
 _SNIFF_BYTES = 256 * 1024
 _JSON_BACKUP = re.compile(rb'\A\s*\{\s*"format"\s*:\s*"study-progress"')
+_FORM_FILE = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s*#[^\n]*\n)*\s*format:\s*[\"']?study-form\b")
 _GIFT_HEADER = re.compile(rb"\A(?:\xef\xbb\xbf)?// [^\n]{0,200}exported by `study export --format gift`")
 
 
@@ -88,6 +89,8 @@ def _is_export(path: Path, fmt: str) -> bool:
         return _is_statement_line(head)
     if fmt == "csv":  # study analyze --csv, per question or per learner (study.analysis.csv_out)
         return head.startswith((b"question,location,", b"learner,score,answered", b"question,response,correct,"))
+    if fmt == "form":  # study export --form: its comment header, then `format: study-form`
+        return bool(_FORM_FILE.match(head))
     if fmt == "anki":
         import zipfile
 

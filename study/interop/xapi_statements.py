@@ -122,6 +122,22 @@ class _Builder:
             "timestamp": iso_timestamp(at),
         }
 
+    def form_activity(self, form: Mapping[str, Any]) -> dict[str, Any]:
+        """The class exam form an answer or a session belongs to, as a grouping activity: an LRS query for it
+        (``activity`` with ``related_activities``) finds every statement of the form."""
+        return {"objectType": "Activity", "id": f"{self.base}/forms/{quote(str(form['name']), safe='._-')}",
+                "definition": {"name": lang(f"exam form {form['name']}"), "type": ADL_TYPE + "assessment"}}
+
+    def with_form(self, st: dict[str, Any], form: Any) -> dict[str, Any]:
+        """``st`` naming ``form`` (``{"name", "id"}``, from the answer's shown record or the session's report)
+        in its context: an extension with both, read back by ``study analyze``, and the form's activity."""
+        if not (isinstance(form, Mapping) and isinstance(form.get("name"), str) and isinstance(form.get("id"), str)):
+            return st
+        ctx = st["context"]
+        ctx["contextActivities"].setdefault("grouping", []).append(self.form_activity(form))
+        ctx.setdefault("extensions", {})[f"{self.ext}/form"] = {"name": form["name"], "id": form["id"]}
+        return st
+
     def registration(self, session_id: str) -> str:
         return str(uuid.uuid5(NAMESPACE, f"registration|{session_id}"))
 
@@ -237,7 +253,7 @@ class _Builder:
             # As recorded: the letters refer to the shuffled order the learner saw; numbers keep their unit.
             result["extensions"] = {f"{self.ext}/given": given}
         revision = a.get("content_hash")
-        return {
+        return self.with_form({
             "id": self.statement_id(f"attempt|{a['uid']}"),
             "actor": self.actor,
             "verb": self.verb("answered" if given else "attempted"),
@@ -246,7 +262,7 @@ class _Builder:
             "context": self.context(mode, str(sid) if sid else None, other,
                                     revision=str(revision) if revision else None, platform=platform),
             "timestamp": iso_timestamp(a["at"]),
-        }
+        }, shown.get("form") if shown is not None else None)
 
     def session_statements(self, s: StoredSession) -> list[dict[str, Any]]:
         report = s.report
@@ -294,7 +310,7 @@ class _Builder:
                 "context": self.context(mode, s.id, parent=False),
                 "timestamp": iso_timestamp(s.finished_at),
             }
-            out.append(st)
+            out.append(self.with_form(st, report.get("form")))
         # Each regrade replaced the session's statements of the version before it: completed (its score
         # changed) and the verdict it had then, which the report kept.
         for k, r in enumerate(regrades):

@@ -78,6 +78,33 @@ def bury(store: Store, item_id: str, now: dt.datetime | None = None) -> dt.datet
 
 
 @dataclass(frozen=True)
+class HoldState:
+    """One item's suspension and burial as stored, taken before a change so ``restore_hold`` can undo it."""
+
+    item_id: str
+    suspended: bool
+    buried_until: str | None  # UTC ISO as stored; None: not buried
+
+    def held(self, now: dt.datetime) -> bool:
+        return self.suspended or (self.buried_until is not None and self.buried_until > utc_iso(now))
+
+
+def hold_state(store: Store, item_id: str) -> HoldState:
+    rows = store._query("SELECT suspended, buried_until FROM item_control WHERE item_id = ?", (item_id,))
+    if not rows:
+        return HoldState(item_id, False, None)
+    suspended, buried = rows[0]
+    return HoldState(item_id, bool(suspended), buried if isinstance(buried, str) else None)
+
+
+def restore_hold(store: Store, state: HoldState, now: dt.datetime | None = None) -> None:
+    """Put ``state`` back (the undo of a suspend, bury or unsuspend), stamped now: a merge of an older backup
+    must see the undo as the newest word on the item, as it does a release."""
+    _write(store, state.item_id, suspended=int(state.suspended), buried_until=state.buried_until,
+           now=now or dt.datetime.now(dt.timezone.utc))
+
+
+@dataclass(frozen=True)
 class Control:
     item_id: str
     suspended: bool
@@ -146,10 +173,31 @@ class ReviewQueue:
         return out
 
 
+# How alike (rapidfuzz's ratio, 0-100) a known id must be to a mistyped one to be suggested: "d1-mlops-3" is 95
+# to "d1-mlops-03", while an id of another topic sharing only its domain prefix stays well under.
+NEAR_ID_CUTOFF = 75
+NEAR_IDS = 3
+
+
+def nearest_ids(item_id: str, ids: Iterable[str], limit: int = NEAR_IDS) -> list[str]:
+    """The known ids most like ``item_id`` (a typo, a missing zero, the wrong case), best first."""
+    from rapidfuzz import fuzz, process
+
+    found = process.extract(item_id.lower(), {i: i.lower() for i in ids}, scorer=fuzz.ratio, limit=limit,
+                            score_cutoff=NEAR_ID_CUTOFF)
+    return [key for _text, _score, key in found]
+
+
 def check_item(bank: Any, item_id: str) -> str:
-    """``"card"`` or ``"question"`` for an id of ``bank``; ``UnknownItem`` with a one-line message otherwise."""
+    """``"card"`` or ``"question"`` for an id of ``bank``; ``UnknownItem`` with a one-line message otherwise,
+    naming the nearest ids when some are close (issue 37 §3: ``d1-mlops-3`` for ``d1-mlops-03``)."""
     if any(q.id == item_id for q in bank.questions):
         return "question"
     if any(c.id == item_id for c in bank.cards):
         return "card"
-    raise UnknownItem(f"no card or question with id {item_id!r} (ids are in the question and topic files; `study preview ID` shows a question)")
+    near = nearest_ids(item_id, [q.id for q in bank.questions] + [c.id for c in bank.cards])
+    if near:
+        listed = near[0] if len(near) == 1 else f"{', '.join(near[:-1])} or {near[-1]}"
+        raise UnknownItem(f"no card or question with id {item_id!r}; did you mean {listed}?")
+    raise UnknownItem(f"no card or question with id {item_id!r} (ids are in the question and topic files, and on "
+                      "screen in the app; `study preview ID` shows a question)")

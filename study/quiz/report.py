@@ -78,6 +78,8 @@ class Report:
     skipped: int = 0
     # How many questions the learner had never attempted before this session (None: no history known).
     new_to_you: int | None = None
+    # The class exam form asked (``study.quiz.form``: name and id), None for a drawn exam or practice.
+    form: dict[str, str] | None = None
 
     @property
     def new_to_you_line(self) -> str | None:
@@ -134,6 +136,7 @@ class Report:
             "unanswered": [q.id for q in self.unanswered],
             "skipped": self.skipped,
             "new_to_you": self.new_to_you,
+            **({"form": dict(self.form)} if self.form else {}),
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -141,10 +144,11 @@ class Report:
 
     def render_text(self) -> str:
         """A plain-text report for terminals and screen readers (no colour, no box drawing)."""
+        lines = [f"Form: {self.form['name']} (id {self.form['id']})."] if self.form else []
         if self.total:
-            lines = [f"Score: {self.correct}/{self.total} ({self.score:g}%), {self.verdict} ({UNOFFICIAL})."]
+            lines += [f"Score: {self.correct}/{self.total} ({self.score:g}%), {self.verdict} ({UNOFFICIAL})."]
         else:
-            lines = ["Nothing answered, so nothing was graded."]
+            lines += ["Nothing answered, so nothing was graded."]
         if self.new_to_you is not None:
             lines.append(f"Questions: {self.new_to_you_line} (never answered before).")
         if self.skipped:
@@ -219,4 +223,5 @@ def build_report(session: QuizSession) -> Report:
         seconds=(finished - session.started_at).total_seconds(), by_domain=by_domain, by_objective=by_objective,
         questions=tuple(results),
         new_to_you=sum(session.new_to_you) if session.new_to_you is not None else None,
+        form=getattr(session, "form", None),
     )

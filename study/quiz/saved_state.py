@@ -71,6 +71,10 @@ def check_saved_state(data: Any, instances: Sequence[Any]) -> None:
         names = data.get(key, {})
         if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
             raise SavedStateError(f"{key} must map ids to names")
+    form = data.get("form")
+    if form is not None and not (isinstance(form, dict) and set(form) == {"name", "id"}
+                                 and all(isinstance(v, str) and 0 < len(v) <= 64 for v in form.values())):
+        raise SavedStateError("form must name the exam form by its name and id")
     _check_clock(data, from_iso)
 
 

@@ -103,6 +103,7 @@ class QuizSession:
         objective_titles: dict[str, str] | None = None,
         clock: Clock | None = None,
         store: Any = None,
+        form: dict[str, str] | None = None,
     ) -> None:
         if not _is_mode(mode):
             raise ValueError(f"mode must be one of {MODES}")
@@ -136,6 +137,9 @@ class QuizSession:
         self.new_to_you: list[bool] | None = None
         self.clock: Clock = clock or system_clock
         self.store = store
+        # The class exam form asked (``study.quiz.form``: its name and id), carried by each answer, the saved
+        # state and the report, so exports and item analysis can tell the form's answers apart; None: none.
+        self.form = dict(form) if form else None
         self._report: Report | None = None
 
     # --- reading -----------------------------------------------------------------------------------------
@@ -327,6 +331,7 @@ class QuizSession:
             "recorded": sorted(self.recorded),
             "new_to_you": self.new_to_you,
             "instances": [inst.to_dict() for inst in self.instances],
+            **({"form": dict(self.form)} if self.form else {}),
         }
 
     def to_json(self) -> str:
@@ -376,6 +381,7 @@ class QuizSession:
             objective_titles=data.get("objective_titles", {}),
             clock=clock,
             store=store,
+            form=data.get("form"),  # a state saved before forms, or of a drawn exam, has none
         )
         s.deadline = from_iso(data["deadline"])
         s.alerts = tuple(data["alerts"])
@@ -474,7 +480,7 @@ class QuizSession:
                 session_id=self.id,
                 at=at,
                 picked=_picked_texts(inst, self.answers[i]),
-                shown=shown_record(inst, self.objective_titles.get(inst.objective, "")),
+                shown=shown_record(inst, self.objective_titles.get(inst.objective, ""), form=self.form),
             )
         )
 

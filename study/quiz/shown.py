@@ -20,8 +20,9 @@ def choice_key(text: str) -> str:
     return "c" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
-def shown_record(inst: Any, objective_title: str = "") -> dict[str, Any]:
-    """The JSON-ready record of ``inst`` (a :class:`~study.quiz.instance.Instance`) as it was asked."""
+def shown_record(inst: Any, objective_title: str = "", form: dict[str, str] | None = None) -> dict[str, Any]:
+    """The JSON-ready record of ``inst`` (a :class:`~study.quiz.instance.Instance`) as it was asked; ``form``:
+    the class exam form it was asked in (``study.quiz.form``), which every export of the answer then names."""
     from study import __version__
 
     record: dict[str, Any] = {
@@ -38,6 +39,8 @@ def shown_record(inst: Any, objective_title: str = "") -> dict[str, Any]:
     if inst.numeric is not None:
         key = inst.numeric
         record["numeric"] = {"value": key.value, "unit": key.unit, "tolerance": key.tolerance, "digits": key.digits}
+    if form:
+        record["form"] = {"name": str(form["name"]), "id": str(form["id"])}
     return record
 
 

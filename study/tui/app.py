@@ -196,6 +196,9 @@ class StudyApp(App[int]):
         if self._start and self._start != "home":
             if self._start == "practice" and self._practice_preset:
                 self.action_open("practice", preset=self._practice_preset)
+            elif self._start == "exam" and self._practice_preset and self._practice_preset.get("form") is not None:
+                # `study quiz --form FILE`: the set-up screen of that class exam form.
+                self.action_open("exam", form=self._practice_preset["form"])
             elif self._start == "exam" and self._practice_preset and self._practice_preset.get("count") is not None:
                 # `study quiz --mode exam --count 10`: the set-up screen offers the length asked for.
                 self.action_open("exam", count=self._practice_preset["count"])
@@ -459,7 +462,8 @@ def make_app(
     ``practice_preset`` fills the Practice form opened by ``start="practice"``: keys ``domain``,
     ``objective``, ``topic``, ``difficulty`` (1, "2,3" or a sequence), ``pick`` and ``count``, as
     ``study quiz`` takes them; absent or None keys keep the form's defaults, unusable values are named in a
-    toast. With ``start="exam"`` its ``count`` is the length the exam's set-up screen offers."""
+    toast. With ``start="exam"`` its ``count`` is the length the exam's set-up screen offers, and its
+    ``form`` (a ``study.quiz.form.Form``) the class exam form that screen starts instead of a draw."""
     services = Services(bank=bank, store=store, db=db, seed=seed, questions=questions, content=content,
                         watch=watch)
     if clock is not None:

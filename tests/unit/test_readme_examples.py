@@ -50,6 +50,7 @@ STDIN: tuple[tuple[str, tuple[str, bool]], ...] = (
     ("--mode exam --resume", ("", False)),  # end of input submits the resumed exam
     ("--mode exam", (":quit\n", False)),  # leave it for the --resume example that follows
     ("study reset", ("yes\n", True)),  # it asks only a person at a terminal
+    ("--form midterm-a.yaml", ("A\n" * 10, False)),  # the learner picks A throughout, then end of input submits
 )
 
 

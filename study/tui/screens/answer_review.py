@@ -5,9 +5,10 @@ wrong, the derivation, the explanation, the references and the time spent. Every
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -15,9 +16,16 @@ from textual.widgets import Header, Static
 
 from study.tui.screens.base import StudyScreen
 from study.tui.format import clock as fmt_clock
+from study.tui.hold import HoldKeys, hold_bindings
 from study.tui.screens.report_problem import REPORT_KEY, report_problem
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.markdown import ReaderMarkdown
+
+# For the type checker only (getters.app would check isinstance on every read at run time).
+if TYPE_CHECKING:
+    from textual import getters
+
+    from study.tui.app import StudyApp
 
 FILTERS: dict[str, Callable[[Any], bool]] = {
     "all": lambda q: True,
@@ -77,7 +85,10 @@ def review_markdown(q: Any, objective_title: str = "", *, blank_is_wrong: bool =
     return "\n".join(lines)
 
 
-class AnswerReviewScreen(StudyScreen):
+class AnswerReviewScreen(HoldKeys, StudyScreen):
+    if TYPE_CHECKING:
+        app = getters.app(StudyApp)
+
     SUB_TITLE = "Review answers"
     BINDINGS = [
         Binding("n,right", "move(1)", "Next"),
@@ -89,12 +100,14 @@ class AnswerReviewScreen(StudyScreen):
           for n, name in enumerate(FILTERS, start=1)],
         Binding(REPORT_KEY, "report", "Report"),
         Binding("escape,q", "app.pop_screen", "Back"),
+        *hold_bindings(),
     ]
 
     def __init__(self, report: Any, *, show: str = "all", position: int | None = None) -> None:
         """``position`` is a question's 1-based number; the filter falls back to "all" if it hides it."""
         super().__init__()
         self.report = report
+        self.undo_stack: list[tuple[str, Any]] = []
         self.filter = show if show in FILTERS else "all"
         self.index = 0  # within the filtered list
         if position is not None:
@@ -141,16 +154,40 @@ class AnswerReviewScreen(StudyScreen):
             self.query_one("#ar-question", ReaderMarkdown).update("Press [1] for all questions.")
             return
         where = f" · {self.index + 1} of {len(shown)} {self.filter}" if self.filter != "all" else ""
-        self.query_one("#ar-position", Static).update(
-            f"[b]Question {q.position}[/] of {self.report.total}{where} · {outcome(q)}"
-        )
+        # The id is what a problem report, `study suspend` or `study preview` takes (issue 37 §3).
+        self.query_one("#ar-position", Static).update(Text.assemble(
+            ("Question ", "b"), (str(q.position), "b"), f" of {self.report.total}{where} · {outcome(q)} · ",
+            (q.id, "dim"), self._held_word(q.id)))
         titles = self.report.by_objective
         title = titles[q.objective].name if q.objective in titles else ""
         markdown = review_markdown(q, title, blank_is_wrong=self.report.mode != "practice")
         self.query_one("#ar-question", ReaderMarkdown).update(markdown)
         self.query_one("#ar-body", VerticalScroll).scroll_home(animate=False)
 
+    def hold_target(self) -> tuple[str, str] | None:
+        q = self.current
+        bank = getattr(self.app.services, "bank", None)
+        # A question no longer in the bank (an exam reopened long after) has nothing to suspend.
+        if q is None or bank is None or not bank.has_item(q.id):
+            return None
+        return q.id, "question"
+
+    def _held_word(self, item_id: str) -> str:
+        if getattr(self.app.services, "store", None) is None:
+            return ""
+        suspended, buried = self._held(item_id)
+        return " · suspended" if suspended else (" · buried until tomorrow" if buried else "")
+
+    def after_hold(self, item_id: str, what: str) -> None:
+        self.show_current()
+
+    def after_undo_hold(self, state: Any, context: Any) -> None:
+        self.show_current()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        held = self.hold_check(action, parameters)
+        if held is not None:
+            return held
         # A filter that shows no question leaves next, previous and report nothing to act on: the footer
         # offers only what acts (the filter keys are listed on the line above).
         if action in ("move", "report"):

@@ -50,7 +50,7 @@ EXAM_INTRO = (
 EXAM_OBJECTIVE_SETTING = "exam_show_objective"
 
 
-def start_exam(app: StudyApp, count: int | None = None) -> None:
+def start_exam(app: StudyApp, count: int | None = None, form: Any = None) -> None:
     from study.quiz import SelectionError, build_exam
 
     services = app.services
@@ -58,6 +58,9 @@ def start_exam(app: StudyApp, count: int | None = None) -> None:
     if bank is None:
         app.notify("The question bank is still loading.", severity="warning")
         return
+    if form is not None:  # `study quiz --form FILE`: that class exam form, not a draw
+        from study.tui.exam_form import start_form
+        return start_form(app, form, ExamStartScreen, ExamScreen)
     try:
         session = build_exam(bank, services.next_seed(), count, store=services.store, clock=services.clock)
     except SelectionError as exc:
@@ -180,8 +183,9 @@ class ExamStartScreen(StudyScreen):
     SUB_TITLE = "Exam"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("s", "start", "Start", priority=True)]
 
-    def __init__(self, count: Any = None) -> None:
+    def __init__(self, count: Any = None, form: Any = None) -> None:
         super().__init__()
+        self._form = form  # a class exam form (`study quiz --form FILE`): its questions, not a draw
         # The length asked for on the command line (`study quiz --mode exam --count 10`), if any.
         self._asked = count
         self._count = whole_number(str(count)) if count is not None else None
@@ -226,6 +230,11 @@ class ExamStartScreen(StudyScreen):
         exam = bank.blueprint.exam if self.app.ready and bank is not None else None
         value = self.query_one("#exam-count", Select).value
         count = value if isinstance(value, int) else (exam.questions if exam else 50)
+        if self._form is not None:  # the form's own length and time
+            from study.tui.exam_form import form_intro
+
+            self.query_one("#exam-count", Select).display = False
+            return self.query_one("#exam-intro-text", Static).update(form_intro(EXAM_INTRO, self._form, exam and bank))
         self.query_one("#exam-intro-text", Static).update(
             EXAM_INTRO.format(questions=count, minutes=exam_minutes(count, exam))
         )
@@ -239,7 +248,7 @@ class ExamStartScreen(StudyScreen):
 
         value = self.query_one("#exam-count", Select).value
         count = None if isinstance(value, NoSelection) or value == 50 else int(value)
-        start_exam(self.app, count)
+        start_exam(self.app, count, form=self._form)
 
 
 class ReviewBeforeSubmit(StudyDialog[Any]):

@@ -43,6 +43,7 @@ IN_FLOW = [
     ("Exam (questions)", "exam", "ExamScreen"),
     ("Exam review", "exam", "ReviewBeforeSubmit"),
     ("Results", "results", "ResultsScreen"),
+    ("Past exams", "past_exams", "PastExamsScreen"),
     ("Review answers", "answer_review", "AnswerReviewScreen"),
     ("Report a problem", "report_problem", "ReportDialog"),
 ]
@@ -81,6 +82,11 @@ def _key_table() -> str:
         if "arm_strike" in actions:
             found = [k for k in found if not k.startswith("`-`")]  # said at length here
             found.insert(0, "`-` then a choice's letter or digit strikes it out (again puts it back)")
+        if "hold" in actions:
+            from study.tui.hold import HOLD_HELP
+
+            found = [k for k in found if not k.startswith(("`@`", "`=`", "`+`", "`u`"))]
+            found.append(HOLD_HELP)
         if "pick" in actions:
             found.insert(0, "on a question `1`-`9` or `a`-`e` (or `A`-`E`) pick a choice (multi: toggle)")
         if cls.__name__ in ("PracticeScreen", "ExamScreen"):

@@ -12,8 +12,8 @@ from textual.containers import Grid
 from textual.widgets import Button, Header, Label, Select, Static
 
 from study.tui.screens.base import StudyScreen
-from study.text import count as count_noun
 from study.tui.flows import start_practice
+from study.tui.hold import HoldKeys, hold_bindings
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import pick_keys
@@ -297,7 +297,7 @@ def _keep_value(select: Select, options: list[tuple[str, Any]]) -> None:
         select.value = current
 
 
-class PracticeScreen(QuizScreen):
+class PracticeScreen(HoldKeys, QuizScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 
@@ -311,17 +311,26 @@ class PracticeScreen(QuizScreen):
         Binding("n,right", "next", "Next"),
         Binding("R", "report", "Report"),
         Binding("escape", "leave", "Leave"),
+        # Bury is left off the footer: with it, "? Help" was cut at 80 columns once a question was answered.
+        *hold_bindings(bury_shown=False, number_box=True),
     ]
 
     def __init__(self, session: Any) -> None:
         super().__init__(session)
         self.grades: dict[int, Any] = {}
+        self.undo_stack: list[tuple[str, Any]] = []
+
+    def hold_target(self) -> tuple[str, str] | None:
+        return self.session.current.qid, "question"
 
     @property
     def answered(self) -> bool:
         return self.session.index in self.grades
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        held = self.hold_check(action, parameters)
+        if held is not None:
+            return held
         # Next is offered once the question is answered: before that it could only say "answer first".
         if action == "next":
             return self.answered
@@ -348,8 +357,9 @@ class PracticeScreen(QuizScreen):
         super().update_header()
         right = sum(1 for g in self.grades.values() if g.correct)
         done = len(self.grades)
+        # The id is what a problem report, `study suspend` or `study preview` takes (issue 37 §3).
         self.query_one("#quiz-meta", Static).update(
-            f"{self.session.current.objective} · practice · {right}/{done} right"
+            f"{self.session.current.objective} · practice · {right}/{done} right · [dim]{self.session.current.qid}[/]"
         )
 
     def action_true_false(self, index: int) -> None:
@@ -435,6 +445,8 @@ class PracticeScreen(QuizScreen):
 
     def action_leave(self) -> None:
         if self.grades:
-            # Answers already given are recorded; the rest are not, so leaving does not count them wrong.
-            self.notify(f"{count_noun(len(self.grades), 'answer')} recorded.", timeout=3)
+            # The set's summary, as after its last question (issue 37 §6): the answers given are graded and
+            # recorded; the questions not reached are left out of the score, not counted wrong.
+            self._finish()
+            return
         self.app.pop_screen()

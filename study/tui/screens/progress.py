@@ -28,7 +28,9 @@ class ProgressScreen(StudyScreen):
         app = getters.app(StudyApp)
 
     SUB_TITLE = "Progress"
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("p", "practice_weak", "Practice")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back"), Binding("p", "practice_weak", "Practice"),
+                # h for history: e is Exam (a new one) on Home, and a past one is reopened here.
+                Binding("h", "past_exams", "Past exams")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -49,7 +51,7 @@ class ProgressScreen(StudyScreen):
     def on_mount(self) -> None:
         self.query_one("#progress-summary").border_title = "Progress"
         self.query_one("#progress-domains").border_title = "Known by domain (recall x share seen; │ = target)"
-        self.query_one("#progress-exams").border_title = "Exam scores over time"
+        self.query_one("#progress-exams").border_title = "Exam scores over time (h: reopen one)"
         self.query_one("#progress-accuracy").border_title = "Accuracy per week (answers in practice, review and exams)"
         self.watch(self.app, "ready", self._fill, init=True)
 
@@ -135,6 +137,8 @@ class ProgressScreen(StudyScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "practice_weak":  # the weakest objectives are known once something was answered
             return self.stats is not None and self.stats.attempts > 0
+        if action == "past_exams":
+            return self.stats is not None and bool(self.stats.exam_history)
         return True
 
     def _title_width(self, others: int) -> int:
@@ -145,6 +149,11 @@ class ProgressScreen(StudyScreen):
     def on_resize(self) -> None:
         if self.stats is not None:
             self._fill(True)
+
+    def action_past_exams(self) -> None:
+        from study.tui.screens.past_exams import PastExamsScreen
+
+        self.app.push_screen(PastExamsScreen())
 
     def action_practice_weak(self) -> None:
         from study.tui.flows import start_practice

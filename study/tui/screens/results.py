@@ -88,9 +88,12 @@ class ResultsScreen(StudyScreen):
         Binding("i", "jump('results-times')", "Timing", show=False),
     ]
 
-    def __init__(self, report: Any) -> None:
+    def __init__(self, report: Any, *, past: Any = None, of: int = 0) -> None:
+        """``past`` (a ``study.quiz.past.PastExam``) reopens an exam taken earlier, one of ``of``."""
         super().__init__()
         self.report = report
+        self.past = past
+        self.of = of
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -106,7 +109,17 @@ class ResultsScreen(StudyScreen):
         self.query_one("#results-domains").border_title = "By domain (│ = target)"
         self.query_one("#results-objectives").border_title = "By objective"
         self.query_one("#results-history").border_title = "Trend: score per domain, oldest → this exam"
-        self.query_one("#results-score").border_title = self.title_of_mode
+        title = self.title_of_mode
+        if self.past is not None:
+            from study.tui.screens.past_exams import local_minute
+
+            title = f"Exam {self.past.number} of {self.of} · {local_minute(self.past.finished_at)}"
+            if self.past.regraded:
+                title += " · regraded"
+        if self.past is None and self.report.mode == "practice" and self.report.skipped:
+            title = f"Practice · left after {len(self.report.questions) - self.report.skipped} of " \
+                    f"{len(self.report.questions)}"
+        self.query_one("#results-score").border_title = title
         self.query_one("#results-times").border_title = "Questions (enter: review one)"
         self.query_one("#results-history").display = self.report.mode == "exam"
         self.call_after_refresh(self._fill)
@@ -121,6 +134,13 @@ class ResultsScreen(StudyScreen):
                           key=str(q.position))
         if self.report.mode == "exam":
             self.query_one("#results-history", Static).update(self._history_text())
+        elif self.report.mode == "practice" and self.past is None:
+            # Practice records each answer as it is given, so the schedule already holds them (an exam's and a
+            # timed quiz's are still being written by the submit's worker).
+            due = self._due_next_text()
+            if due:
+                score = self.query_one("#results-score", Static)
+                score.update(self._headline() + "\n" + due)
 
     @property
     def title_of_mode(self) -> str:
@@ -134,13 +154,65 @@ class ResultsScreen(StudyScreen):
         per_q = r.seconds / r.total if r.total else 0
         wrong, unanswered = len(r.incorrect), len(r.unanswered)
         missed = f"{wrong} wrong, {unanswered} unanswered" if unanswered else f"{wrong} wrong"
+        if r.mode == "practice" and r.skipped:
+            # A set left early (escape) or questions passed over: not graded, so not "unanswered" as an
+            # exam's blanks are, which count wrong.
+            missed = f"{wrong} wrong; {r.skipped} of {len(r.questions)} not reached, not graded"
         return (
             f"Score [b]{r.score:.1f}%[/] ({r.correct}/{r.total}; {missed}) · target {r.target_percent}%: "
             f"{verdict}{timed}\n"
             f"Time {fmt_clock(r.seconds)} · {per_q:.0f} s per question (exam pace 72 s)\n"
             f"[dim]{UNOFFICIAL}[/]\n"
-            "[b]a[/] review answers · [b]w[/] retake wrong · [b]p[/] practise the weakest objective"
+            + self._keys_line()
         )
+
+    def _keys_line(self) -> str:
+        """The keys that act on this report: retake and practice only when something was missed."""
+        keys = ["[b]a[/] review answers"]
+        if bool(self._missed()):
+            keys.append("[b]w[/] retake wrong")
+        if weakest_objective(self.report) is not None:
+            keys.append("[b]p[/] practise the weakest objective")
+        return " · ".join(keys)
+
+    def _missed(self) -> list[str]:
+        """The ids to retake: the wrong answers, and an exam's blanks (graded wrong); a practice set's
+        questions not reached were never graded, so they are not "wrong"."""
+        blanks_count = self.report.mode != "practice"
+        return [q.id for q in self.report.questions if not q.correct and (q.answered or blanks_count)]
+
+    def _due_next_text(self) -> str:
+        """When this set's questions come back: "Due next: 1 missed in 10 min (09:10); 3 right, the first on Thu
+        03 Dec", from the scheduler's own dates."""
+        from study.tui.due import when_text
+
+        services = self.app.services
+        store = getattr(services, "store", None)
+        if store is None:
+            return ""
+        now = services.now()
+        soonest: dict[bool, Any] = {}
+        counts: dict[bool, int] = {}
+        try:
+            for q in self.report.questions:
+                if not q.answered:
+                    continue
+                state = store.item_state(q.id)
+                due = getattr(state, "due", None)
+                if due is None:
+                    continue
+                counts[q.correct] = counts.get(q.correct, 0) + 1
+                if q.correct not in soonest or due < soonest[q.correct]:
+                    soonest[q.correct] = due
+        except Exception:  # a hint only: never in the way of the results
+            return ""
+        parts = []
+        for right, word in ((False, "missed"), (True, "right")):
+            if right in soonest:
+                n = counts[right]
+                when = "now" if soonest[right] <= now else when_text(soonest[right], now)
+                parts.append(f"{n} {word} {when}" if n == 1 else f"{n} {word}, the first {when}")
+        return "Due next: " + "; ".join(parts) if parts else ""
 
     def _domain_rows(self) -> list[BarRow]:
         r = self.report
@@ -177,11 +249,17 @@ class ResultsScreen(StudyScreen):
         if store is None:
             return ""
         try:
-            earlier = [s.report for s in store.exam_history() if s.id != self.report.session_id]
+            history = store.exam_history()
         except Exception as exc:  # a damaged row must not hide this exam's results
             return f"could not read earlier exams: {exc}"
+        ids = [s.id for s in history]
+        # A past exam reopened: its trend ends with it, as it did the day it was taken.
+        upto = ids.index(self.report.session_id) if self.report.session_id in ids else len(history)
+        earlier = [s.report for s in history[:upto] if s.id != self.report.session_id]
         reports = [rep for rep in earlier if isinstance(rep, dict)][-(TREND_EXAMS - 1):]
         if not reports:
+            if self.past is not None:
+                return "This was your first exam: the trend starts with it."
             return "This is your first exam: the trend starts with the next one."
         reports.append(self.report.to_dict())
         trend = domain_trend(reports)
@@ -216,7 +294,7 @@ class ResultsScreen(StudyScreen):
         from study.quiz import SelectionError
         from study.quiz.retake import build_retake
 
-        missed = [q.id for q in self.report.questions if not q.correct]
+        missed = self._missed()
         if not missed:
             self.notify("Nothing was missed: every question right.")
             return
@@ -254,6 +332,12 @@ class ResultsScreen(StudyScreen):
         # The section keys only earn a place in the footer when the page scrolls.
         if action == "jump":
             return self.query_one("#results-body").max_scroll_y > 0
+        # A perfect score has nothing to retake, and an all-right set no weak objective (issue 37 §8): the
+        # footer offers neither rather than a key that answers "nothing to do".
+        if action == "retake":
+            return bool(self._missed())
+        if action == "practice_weak":
+            return weakest_objective(self.report) is not None
         return True
 
     def on_resize(self) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import ContentSwitcher, Header, Input, Markdown, ProgressBa
 
 from study.tui.screens.base import StudyScreen
 from study.text import count
+from study.tui.hold import HoldKeys, hold_bindings
 from study.tui.screens.topics import RATING_KEYS
 from study.tui.widgets.footer import StudyFooter
 from study.tui.widgets.question import LABELS, Choices, QuestionView, no_pick_hint, no_such_choice
@@ -51,7 +52,7 @@ class _RoundStore:
         return getattr(self._store, name)
 
 
-class ReviewScreen(StudyScreen):
+class ReviewScreen(HoldKeys, StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 
@@ -66,7 +67,8 @@ class ReviewScreen(StudyScreen):
         Binding("space", "reveal", "Show answer"),
         Binding("enter", "reveal", "Show answer", show=False),
         Binding("enter", "answer", "Answer / next"),
-        Binding("u", "undo", "Undo rating"),
+        # u undoes the newest rating, suspend or bury of this round (hold_bindings).
+        *hold_bindings(number_box=True),
         Binding("l", "learn_new", "Learn new cards"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
@@ -83,8 +85,9 @@ class ReviewScreen(StudyScreen):
         self._no_such_choice_shown = False
         self._shown_at = time.monotonic()
         self._bank: Any = None  # the bank this review was drawn from
-        # The session's card ratings that can still be taken back, newest last: (card id, its state before).
-        self._undo: list[tuple[str, Any]] = []
+        # What u can still take back, newest last: ("rate", (card id, its state before)) or a suspend or
+        # bury, ("hold", (the item's hold state before, where the review was)).
+        self.undo_stack: list[tuple[str, Any]] = []
         self._queue: Any = None  # the visit's ReviewQueue (study.progress.control)
         self._reviewed = 0  # items of earlier rounds of this visit
 
@@ -114,7 +117,7 @@ class ReviewScreen(StudyScreen):
             self._finish("The progress store is not open: nothing to review.")
             return
         self._bank = bank
-        self._undo = []
+        self.undo_stack = []
         now = services.now()
         if new_cards:
             from study.progress.control import held_back, new_allowance
@@ -156,7 +159,7 @@ class ReviewScreen(StudyScreen):
         if not due:
             return False
         self._reviewed += self.total
-        self._undo = []  # the ratings taken back are those of the round on screen
+        self.undo_stack = []  # the ratings taken back are those of the round on screen
         card_ids = {c.id for c in bank.cards}
         self.cards = [i for i in due if i in card_ids]
         due_q = [i for i in due if i not in card_ids]
@@ -185,7 +188,9 @@ class ReviewScreen(StudyScreen):
             card = self._card(self.cards[self.position])
             self.query_one("#review-card-md", Markdown).update(
                 f"## {recall_prompt(card)}\n\n*Answer in your head, then press space to see the card.*")
-            self._status(f"card {self.position + 1}/{self.total} · recall, then space")
+            # The id is what a problem report or `study suspend` takes (issue 37 §3).
+            self._status(Text.assemble(f"card {self.position + 1}/{self.total} · recall, then space · ",
+                                       (card.id, "dim")))
             self.refresh_bindings()
             return
         qi = self.position - len(self.cards)
@@ -195,7 +200,8 @@ class ReviewScreen(StudyScreen):
             if qi > self.session.index:
                 self.session.next()
             self.query_one(QuestionView).show(self.session.current, key=(self.session.id, self.session.index))
-            self._status(f"question {self.position + 1}/{self.total} · {self.session.current.objective}")
+            self._status(Text.assemble(f"question {self.position + 1}/{self.total} · "
+                                       f"{self.session.current.objective} · ", (self.session.current.qid, "dim")))
             self.refresh_bindings()
             return
         if self._queue is not None and self._next_round(self.app.services.now()):
@@ -262,8 +268,9 @@ class ReviewScreen(StudyScreen):
             return self.phase == "question" and not self.graded
         if action == "answer":
             return self.phase == "question"
-        if action == "undo":
-            return bool(self._undo)
+        held = self.hold_check(action, parameters)
+        if held is not None:
+            return held
         if action == "learn_new":
             return self.phase == "done" and self._unseen_cards() > 0
         return True
@@ -296,16 +303,52 @@ class ReviewScreen(StudyScreen):
         rating = RATING_KEYS[str(n)]
         actions.rate_card(self.app.services, card_id, rating, time.monotonic() - self._shown_at, fallback=self._bank)
         self.rated[card_id] = rating
-        self._undo.append((card_id, before))
+        self.undo_stack.append(("rate", (card_id, before)))
         self.position += 1
         self._show()
 
-    def action_undo(self) -> None:
-        """Take back the newest card rating not yet undone and show that card again, front first; pressed
-        again, the one before it, back to the start of the session."""
-        if not self._undo:
+    # -- suspend, bury, unsuspend (study.tui.hold) -------------------------------------------------------
+
+    def hold_target(self) -> tuple[str, str] | None:
+        if self.phase == "card":
+            return self.cards[self.position], "card"
+        if self.phase == "question" and self.session is not None:
+            return self.session.current.qid, "question"
+        return None
+
+    def hold_context(self) -> Any:
+        return self.position, self.graded
+
+    def after_hold(self, item_id: str, what: str) -> None:
+        # As in Anki, the item suspended or buried leaves the review: the next one comes up.
+        if what != "unsuspend":
+            self.position += 1
+            self._show()
+
+    def after_undo_hold(self, state: Any, context: Any) -> None:
+        position, graded = context
+        if graded or self.phase == "loading":
+            return  # an answered question stays answered: its record is not undone, only the hold
+        if position < len(self.cards):
+            if self.cards[position] != state.item_id:
+                return
+        elif self.session is None or not 0 <= position - len(self.cards) < self.session.count:
             return
-        card_id, before = self._undo.pop()
+        else:
+            self.session.goto(position - len(self.cards))
+        self.position = position
+        self._show()
+
+    def action_undo(self) -> None:
+        """Take back the newest rating, suspend or bury not yet undone and show that item again (a card front
+        first); pressed again, the one before it, back to the start of the round."""
+        if not self.undo_stack:
+            return
+        kind, payload = self.undo_stack.pop()
+        if kind == "hold":
+            self.undo_hold(payload)
+            return
+        card_id, before = payload
         self.app.services.store.undo_review(card_id, before)
         self.rated.pop(card_id, None)
         self.position = self.cards.index(card_id)
@@ -365,7 +408,7 @@ class ReviewScreen(StudyScreen):
             self._status(Text(str(exc), style="bold"))  # it quotes the typed answer: not markup
             return
         self.graded = True
-        self._undo = []  # an answer came after the ratings: undo would reach back past it
+        self.undo_stack = []  # an answer came after the ratings: undo would reach back past it
         self.refresh_bindings()
         self.query_one(QuestionView).show_feedback(self.session.current, grade)
         self._status("recorded: " + ("right" if grade.correct else "wrong, it comes back soon") + " · enter: next")

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Input, Markdown, Static, Tree
 
+from study.tui.hold import HoldKeys, hold_bindings
 from study.tui.screens.base import StudyScreen
 from study.untrusted import shown
 from study.tui.widgets.footer import StudyFooter
@@ -38,7 +39,7 @@ HINT = (
 SIDE_BY_SIDE_MIN_WIDTH = 110
 
 
-class TopicsScreen(StudyScreen):
+class TopicsScreen(HoldKeys, StudyScreen):
     if TYPE_CHECKING:
         app = getters.app(StudyApp)
 
@@ -56,6 +57,8 @@ class TopicsScreen(StudyScreen):
         Binding("4", "rate('4')", "Easy", show=False),
         Binding("right_square_bracket", "next_card", "Next card", key_display="]"),
         Binding("left_square_bracket", "previous_card", "Previous card", key_display="[", show=False),
+        # The footer is full at 80 columns: the card's own last line names these keys.
+        *hold_bindings(shown=False),
     ]
 
     def __init__(self, topic_id: str | None = None, card_id: str | None = None) -> None:
@@ -67,8 +70,12 @@ class TopicsScreen(StudyScreen):
         # terminal then brings the tree back by itself.
         self._auto_hidden = False
         self._title = "Card"
+        self.undo_stack: list[tuple[str, Any]] = []
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        held = self.hold_check(action, parameters)
+        if held is not None:
+            return held
         # A key the footer offers must do something: these need a selection (or, for rating, a card).
         if action == "practice_topic":
             return self.selected is not None
@@ -264,17 +271,38 @@ class TopicsScreen(StudyScreen):
             md.update(f"## {dom.name}\n\n{dom.weight}% of the exam.\n\n{objs}")
 
     def _card_status(self, card_id: str) -> str:
+        # The id is what a problem report or `study suspend` takes (issue 37 §3); the hold keys are off the
+        # footer at 80 columns, so the card says them.
+        ident = f"· id `{card_id}` "
         store = self.app.services.store
         if store is None:
-            return ""
+            return ident
+        suspended, buried = self._held(card_id)
+        if suspended or buried:
+            held = "suspended" if suspended else "buried until tomorrow"
+            return f"{ident}· **{held}** (**+** brings it back, **u** undoes)"
         try:
             state = store.item_state(card_id)
         except Exception:
-            return ""
+            return ident
         if state is None:
-            return "· *not reviewed yet*"
-        due = getattr(state, "due", None)
-        return f"· *next review {due:%Y-%m-%d}*" if due else "· *reviewed*"
+            review = "*not reviewed yet*"
+        else:
+            due = getattr(state, "due", None)
+            review = f"*next review {due:%Y-%m-%d}*" if due else "*reviewed*"
+        return f"{ident}· {review} · **@** suspend, **=** bury"
+
+    def hold_target(self) -> tuple[str, str] | None:
+        if self.selected is None or self.selected[0] != "card":
+            return None
+        return self.selected[1], "card"
+
+    def after_hold(self, item_id: str, what: str) -> None:
+        self.show("card", item_id, keep_scroll=True)
+
+    def after_undo_hold(self, state: Any, context: Any) -> None:
+        if self.selected == ("card", state.item_id):
+            self.show("card", state.item_id, keep_scroll=True)
 
     # -- actions ----------------------------------------------------------------------------------------
 

@@ -111,7 +111,9 @@ def test_appending_keeps_the_file_and_continues_its_id_series(tmp_path: Path, tf
     assert "difficulty: 3" in text
     out.write_text(fill(text), encoding="utf-8")
     result = lint([out])
-    assert result.diagnostics == (), "\n".join(map(str, result.diagnostics))
+    # fill() writes one filler text into every skeleton, so the two new questions are rightly twins.
+    found = [d for d in result.diagnostics if d.code != "possible-twin"]
+    assert found == [], "\n".join(map(str, found))
     assert result.questions == 4
 
 

@@ -197,7 +197,8 @@ def test_json(qfile: Path, capsys) -> None:
     assert len(by_id["zz-dtype-03"]["instances"]) == 2
     pick = by_id["zz-pick-01"]["instances"][0]
     assert sum(o["correct"] for o in pick["options"]) == 1
-    assert [f["code"] for f in data["findings"]] == ["distractors-coincide"]
+    # zz-weights-02 asks the bank's FP16-weights fact again, so possible-twin rightly names its bank twins.
+    assert [f["code"] for f in data["findings"] if f["code"] != "possible-twin"] == ["distractors-coincide"]
 
 
 def test_a_terminal_gets_the_learner_view_in_a_box(qfile: Path, capsys, monkeypatch) -> None:

@@ -221,3 +221,16 @@ def test_look_alike_templates_open_no_block():
 
     texts = [f"scenario {n}: pick the interconnect for all-reduce traffic between servers variant {n}" for n in range(2000)]
     assert candidate_pairs(texts) == set()
+
+
+def test_templated_questions_sharing_a_stem_template_are_not_near_duplicates():
+    # Two items drawn from one template ("{gpu}" varies) read alike by design: each draw asks about another
+    # GPU, so near-duplicate leaves templated items out. Without params the same texts are one fact twice.
+    stem = "How many MIG instances can one {gpu} be split into at most, in the largest layout NVIDIA lists?"
+    params = {"params": {"gpu": ["H100", "H200", "A100"]}}
+    a = q(stem, "Seven", "Four", "Eight", "Two", line=3, qid="tpl-a", **params)
+    b = q(stem.replace("at most", "as a maximum"), "Seven", "Four", "Eight", "Three", line=40, qid="tpl-b", **params)
+    assert a.is_templated and b.is_templated
+    assert near_duplicate_findings([a, b]) == []
+    plain = [x.model_copy(update={"params": None}) for x in (a, b)]
+    assert {d.line for d in near_duplicate_findings(plain)} == {3, 40}

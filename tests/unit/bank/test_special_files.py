@@ -41,7 +41,9 @@ def test_each_special_entry_gets_a_finding_and_the_good_file_still_loads(folder:
 
 def test_lint_of_the_folder_reports_them_and_fails(folder: Path) -> None:
     result = lint([folder], with_calc=False)
-    assert result.errors == 3 and result.warnings == 1
+    # The good file's question is a bank question's twin (possible-twin); beside the point here.
+    warnings = [d for d in result.diagnostics if d.severity == "warning" and d.code != "possible-twin"]
+    assert result.errors == 3 and len(warnings) == 1
 
 
 def test_a_fifo_given_by_name_is_reported_not_opened(folder: Path) -> None:

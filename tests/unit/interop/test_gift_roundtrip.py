@@ -100,7 +100,9 @@ def test_round_trip_of_the_whole_bank_keeps_every_expressible_question(bank_roun
     bank, report, back, code, _ = bank_round_trip
     assert code == 0
     assert back.diagnostics == ()
-    assert lint(bank=back).diagnostics == ()
+    # Templated questions come back as fixed instances, new to the twin finder (which leaves templated ones
+    # out), so the re-imported bank has twin proposals the shipped one has not; everything else is clean.
+    assert [d for d in lint(bank=back).diagnostics if d.code != "possible-twin"] == []
     assert len(back.questions) == len(bank.questions)
     exact = [q for q in bank.questions if not q.is_templated]
     assert exact, "the bank has questions GIFT can express"

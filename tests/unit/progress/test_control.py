@@ -127,3 +127,21 @@ def test_the_forecast_leaves_suspended_items_out_and_places_buried_ones_after_th
     s = compute_stats(store, bank, NOW)
     assert s.forecast[0][1] == 0 and s.forecast[1][1] == 1
     assert s.due_today == s.due_now == 0
+
+
+@pytest.mark.parametrize("change", ["suspend", "bury", "unsuspend"])
+@pytest.mark.parametrize("start", ["never", "suspended", "buried"])
+def test_restore_hold_puts_back_exactly_what_a_change_found(store, change, start):
+    # The app's u (issue 37 §3): the state read before a suspend, bury or unsuspend, restored, is that state.
+    answer(store, "a1", False)
+    if start == "suspended":
+        control.suspend(store, "a1", NOW)
+    elif start == "buried":
+        control.bury(store, "a1", NOW)
+    before = control.hold_state(store, "a1")
+    later = NOW + T(minutes=5)
+    getattr(control, change)(store, "a1", later)
+    control.restore_hold(store, before, later + T(minutes=1))
+    assert control.hold_state(store, "a1") == before
+    assert ("a1" in control.held_back(store, later)) is (start != "never")
+    assert before.held(later) is (start != "never")

@@ -120,9 +120,29 @@ def test_study_suspend_bury_and_unsuspend(tmp_path, capsys):
 def test_an_unknown_id_is_one_line(tmp_path, capsys, cmd):
     assert main(["--db", str(tmp_path / "p.db"), cmd, "no-such-id"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "study: error: no card or question with id 'no-such-id' (ids are in the question and topic files; `study preview ID` shows a question)"
+    assert err == ("study: error: no card or question with id 'no-such-id' (ids are in the question and topic files,"
+                   " and on screen in the app; `study preview ID` shows a question)")
     assert main(["--db", str(tmp_path / "p.db"), cmd]) == 2
 
+
+
+@pytest.mark.parametrize("typed, first", [("d1-mlops-3", "d1-mlops-03"), ("D1-MLOPS-03", "d1-mlops-03"),
+                                          ("d1-mlop-03", "d1-mlops-03")])
+def test_a_mistyped_id_is_answered_with_the_nearest_ids(tmp_path, capsys, typed, first):
+    # Issue 37 §3: `no card or question with id 'd1-mlops-3'` left the learner to guess the zero.
+    assert main(["--db", str(tmp_path / "p.db"), "suspend", typed]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"study: error: no card or question with id {typed!r}; did you mean {first}")
+    assert err.endswith("?") and "\n" not in err and err.count("d1-mlops-") <= 1 + 3  # the id typed and three at most
+
+
+def test_nearest_ids_leave_out_what_is_not_close():
+    from study.progress.control import nearest_ids
+
+    ids = ["d1-mlops-03", "d1-mlops-13", "d2-dpu-03", "fx/nested"]
+    assert nearest_ids("d1-mlops-3", ids) == ["d1-mlops-03", "d1-mlops-13"]
+    assert nearest_ids("no-such-id", ids) == []
+    assert nearest_ids("FX/Nested", ids) == ["fx/nested"]
 
 
 def test_a_day_with_nothing_planned_says_why(store, bank):
@@ -144,3 +164,23 @@ def test_plan_ends_the_nothing_planned_line_with_one_full_stop(tmp_path, capsys)
     assert main(["--db", str(tmp_path / "p.db"), "plan", "--questions", str(empty)]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "Today: Nothing planned for today: no question is left unseen and nothing is due. " in out
+
+
+def test_days_to_see_the_bank_are_rounded_up():
+    # 25 unseen at 10 a day take 3 days (the third day sees the last 5), not 2: with two days left the
+    # learner is not on track, though 25 / 10 = 2.5 floors to 2 (issue 37, a surviving mutation).
+    on_track, text = planmod._on_track(2, 25, 10)
+    assert on_track is False
+    assert text.startswith("Not on track") and "in 3 days" in text and "the exam is in 2 days" in text
+    assert planmod._on_track(3, 25, 10)[0] is True
+
+
+def test_a_day_of_new_questions_is_shared_by_objectives_of_equal_need():
+    # At most half of a day's new questions on one objective while another has unseen ones: 10 go 5 and 5,
+    # not all 10 on the first objective of the order (issue 37, a surviving mutation).
+    assert planmod._spread(10, ["o1", "o2"], {"o1": 20, "o2": 20}) == [("o1", 5), ("o2", 5)]
+    # An odd count rounds the cap up, and an objective that runs dry leaves the rest to the next.
+    assert planmod._spread(5, ["o1", "o2"], {"o1": 20, "o2": 20}) == [("o1", 3), ("o2", 2)]
+    assert planmod._spread(10, ["o1", "o2"], {"o1": 2, "o2": 20}) == [("o1", 2), ("o2", 8)]
+    # With only one objective left unseen, the cap gives way rather than leaving the day's goal unused.
+    assert planmod._spread(10, ["o1", "o2"], {"o1": 20}) == [("o1", 10)]

@@ -180,4 +180,5 @@ def test_doubled_braces_show_literal_braces_and_are_not_placeholders(tmp_path):
     good = Path(__file__).parents[2] / "data" / "lint" / "dupe" / "duplicate_id_a.yaml"
     text = good.read_text().replace("stem: Which fabric", "stem: In ${{CUDA_HOME}}, which fabric", 1)
     (tmp_path / "b.yaml").write_text(text)
-    assert lint([tmp_path], with_calc=True).diagnostics == ()
+    # The copied question is a twin of its bank original (possible-twin); that is not what this test is about.
+    assert [d for d in lint([tmp_path], with_calc=True).diagnostics if d.code != "possible-twin"] == []
