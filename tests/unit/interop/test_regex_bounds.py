@@ -123,9 +123,9 @@ def test_a_long_numeric_answer_is_an_error_before_the_number_pattern(monkeypatch
 def test_moodle_id_and_tag_scans_stop_at_the_next_opening(line) -> None:
     # Each unclosed opening's scan now ends at the next '[' instead of the end of the line, so the total work
     # is one pass; the result is unchanged (nothing closes, nothing is found).
-    assert gift_import.read_metadata([line], None, []) == {"reference": [], "accept": [], "tags": []}
+    assert gift_import.read_metadata([line], None, []) == {"reference": [], "accept": [], "distractor-calc": [], "tags": []}
     assert gift_import.read_metadata(["[id:a\\]b] [tag:x] [tag:y]"], None, []) == {
-        "reference": [], "accept": [], "tags": ["x", "y"], "moodle_id": "a]b"}
+        "reference": [], "accept": [], "distractor-calc": [], "tags": ["x", "y"], "moodle_id": "a]b"}
 
 
 OLD_HEADING = r"^##[ \t]+(.+?)(?:[ \t]+\{#([a-z0-9][a-z0-9._-]*)\})?[ \t]*$"
