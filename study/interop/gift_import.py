@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
+from study.interop.gift_exhibit import exhibit_back
 from study.bank.schema import ID_PATTERN, OBJECTIVE_PATTERN, TOLERANCE_PATTERN
 from study.interop.gift_export import FREE_KEYS, UNIT_SENTENCE, nominal_tolerance, number
 from study.interop.gift_syntax import Item, Loc, Problem, Text, parse, significant_digits
@@ -582,26 +583,3 @@ def convert(source: str, *, prefix: str, objectives: set[str], default_objective
     metadata and category name none.
     """
     return Converter(prefix=prefix, objectives=objectives, default_objective=default_objective).run(source)
-
-
-def exhibit_back(data: dict[str, Any], meta: dict[str, Any], loc: Loc, problem: Any) -> None:
-    """Restore a lab exhibit from its ``// study: exhibit={...}`` comment and take its rendered block (which
-    the export appended for Moodle) off the stem again."""
-    raw = meta.get("exhibit")
-    if not raw:
-        return
-    import json
-
-    try:
-        ex = json.loads(raw)
-    except ValueError:
-        ex = None
-    if not (isinstance(ex, dict) and set(ex) <= {"lab", "run", "seed"} and isinstance(ex.get("lab"), str)
-            and isinstance(ex.get("run"), str) and isinstance(ex.get("seed", 0), int)):
-        problem(loc, "note", "'// study: exhibit=' is not {lab, run, seed} JSON; ignored")
-        return
-    data["exhibit"] = ex
-    stem = data.get("stem", "")
-    cut = max(stem.rfind("\n\n```text\n$ "), stem.rfind("\n\n~~~~text\n$ "))
-    if cut > 0:
-        data["stem"] = stem[:cut]

@@ -398,7 +398,7 @@ async def test_undo_in_card_review_goes_back_rating_by_rating(make_app, store, b
         await pilot.press("u")  # the one before it, too
         await settle(pilot, app)
         assert screen.position == 0 and len(store.reviews(order[0])) == 1
-        assert not screen._undo
+        assert not screen.undo_stack
 
 
 async def test_t_and_f_pick_true_and_false_in_practice(make_app):

@@ -18,8 +18,7 @@ from textual.widgets import Button, Header, Input, Select, Static
 from study.text import whole_number
 from study.tui.screens.base import StudyDialog, StudyScreen
 from study.tui.exam_state import PARTIAL, answer_states, tally
-from study.tui.format import clock as fmt_clock
-from study.tui.format import ranges
+from study.tui.format import clock as fmt_clock, ranges
 from study.tui.screens.dialogs import ChoiceDialog
 from study.tui.screens.quiz import QUESTION_BINDINGS, QuizScreen
 from study.tui.widgets.footer import StudyFooter
@@ -44,7 +43,6 @@ EXAM_INTRO = (
     "jump) · [b]r[/] review and submit · [b]z[/] hide a time alert · [b]escape[/] pause (the clock keeps running, "
     "like the real one)."
 )
-
 
 # Store setting: show each question's objective during an exam (off by default, as on the real exam).
 EXAM_OBJECTIVE_SETTING = "exam_show_objective"
